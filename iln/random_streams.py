@@ -1,0 +1,69 @@
+"""Seeds for every random draw of the package.
+
+A run has one :class:`numpy.random.SeedSequence`.  Everything random below it
+(a round of Algorithm 1, a call of Algorithm 2, a chunk of samples inside a
+numba kernel) gets its own child, named by its position rather than by the
+order in which children happen to be spawned.  That is what makes the numbers
+independent of the number of threads, processes or machines (DESIGN.md,
+principle 7): a work item's stream depends only on the master seed and the
+item's index.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+__all__ = ["as_seed_sequence", "child", "generator", "stream_key"]
+
+
+def as_seed_sequence(seed, name: str = "seed") -> np.random.SeedSequence:
+    """Return the :class:`~numpy.random.SeedSequence` that ``seed`` names.
+
+    Parameters
+    ----------
+    seed : int or numpy.random.SeedSequence
+        A non-negative integer or a seed sequence.  ``None`` and
+        :class:`numpy.random.Generator` are refused: every random result of the
+        project must be reproducible from an explicit seed.
+    name : str, default="seed"
+        The argument's name, used in error messages.
+
+    Returns
+    -------
+    numpy.random.SeedSequence
+    """
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(
+            f"{name} must be a non-negative int or a numpy.random.SeedSequence, "
+            f"got {type(seed).__name__}"
+        )
+    if seed < 0:
+        raise ValueError(f"{name} must be >= 0, got {seed}")
+    return np.random.SeedSequence(int(seed))
+
+
+def child(seed: np.random.SeedSequence, *index: int) -> np.random.SeedSequence:
+    """The child of ``seed`` at position ``index``, without mutating ``seed``.
+
+    :meth:`numpy.random.SeedSequence.spawn` numbers children by how many were
+    spawned before, so the same object passed twice would give different
+    streams; naming the child by its index keeps a result a pure function of
+    (seed, index).
+    """
+    return np.random.SeedSequence(
+        seed.entropy, spawn_key=tuple(seed.spawn_key) + tuple(int(i) for i in index)
+    )
+
+
+def generator(seed: np.random.SeedSequence) -> np.random.Generator:
+    """A PCG64 generator on ``seed``."""
+    return np.random.Generator(np.random.PCG64(seed))
+
+
+def stream_key(seed: np.random.SeedSequence) -> np.uint64:
+    """A 64-bit key from ``seed`` for the counter-based streams of the numba kernels."""
+    return seed.generate_state(1, np.uint64)[0]

@@ -1,0 +1,175 @@
+"""Feature families: bounds, samplers and oracle kernels against Monte Carlo."""
+
+import math
+
+import numpy as np
+import pytest
+
+from iln.features import (
+    CustomFamily,
+    NoOracleError,
+    RandomCoordinate,
+    RandomFourier,
+    RandomReLU,
+    RandomSigmoid,
+    RandomSign,
+    RandomStump,
+    SphereNeuron,
+)
+
+D = 5
+
+
+def _ball_points(n, dim, seed, radius=0.9):
+    rng = np.random.default_rng(seed)
+    g = rng.standard_normal((n, dim))
+    return radius * g / np.linalg.norm(g, axis=1, keepdims=True) * rng.uniform(0.3, 1.0, (n, 1))
+
+
+def _points(family, seed):
+    """Inputs in the family's domain, including a near-duplicate pair (large kernel values)."""
+    X = _ball_points(4, family.dim, seed)
+    X[3] = X[0] * 0.999
+    if isinstance(family, RandomFourier | RandomStump):
+        X *= 1.5  # these families take any input
+    return X
+
+
+FAMILIES = [
+    RandomCoordinate(D),
+    RandomFourier(D, gamma=0.7),
+    RandomSign(D),
+    RandomReLU(D),
+    RandomSigmoid(D, gain=3.0),
+    RandomStump(D),
+]
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=repr)
+def test_oracle_kernel_matches_monte_carlo(family):
+    X = _points(family, seed=1)
+    n = 200_000
+    W = family.sample(n, np.random.default_rng(2))
+    P = family.psi(X, W)
+    assert np.max(np.abs(P)) <= 1.0
+    products = P[:, None, :] * P[None, :, :]
+    mc = products.mean(axis=2)
+    se = products.std(axis=2) / math.sqrt(n)
+    K = family.kernel(X)
+    # 6 standard errors: false-alarm probability about 2e-9 per entry under the CLT
+    # (16 entries per family); the 1e-12 floor covers entries whose products are constant.
+    assert np.all(np.abs(mc - K) <= 6 * se + 1e-12), np.max(np.abs(mc - K) / (se + 1e-300))
+    assert np.allclose(K, K.T)
+    assert np.min(np.linalg.eigvalsh(K)) > -1e-12  # a Gram matrix is PSD
+
+
+def test_sign_kernel_constant_at_known_angles():
+    fam = RandomSign(2, scale=0.5)
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, 0.0]])
+    K = fam.kernel(X)
+    # theta = 0, pi/2, pi give 1, 0, -1 times scale^2; the zero vector has sign 0.
+    assert K[0, 0] == pytest.approx(0.25)
+    assert K[0, 1] == pytest.approx(0.0, abs=1e-15)
+    assert K[0, 2] == pytest.approx(-0.25)
+    assert np.all(K[3] == 0.0)
+
+
+def test_relu_closed_form_equals_quadrature():
+    fam = RandomReLU(7)
+    fam.n_angular = 1024
+    X = _ball_points(6, 7, seed=3)
+    # The ReLU kink makes the angular trapezoid rule converge as O(n^-2), about
+    # 3e-5 relative at 1024 nodes, not spectrally: 1e-4 is that rate with room.
+    np.testing.assert_allclose(fam.quadrature_kernel(X), fam.kernel(X), rtol=1e-4)
+
+
+@pytest.mark.parametrize("dim", [3, 4, 9])
+def test_quadrature_is_exact_on_a_polynomial_activation(dim):
+    # For w uniform on the sphere E[w_i w_j w_k w_l] = (d_ij d_kl + d_ik d_jl + d_il d_jk) / (D (D + 2)),
+    # so E[(w.x)^2 (w.y)^2] = (|x|^2 |y|^2 + 2 (x.y)^2) / (D (D + 2)); the quadrature
+    # integrates such polynomials exactly, up to round-off.
+    fam = SphereNeuron(dim, lambda z: z**2)
+    X = _ball_points(5, dim, seed=dim)
+    sq = (X**2).sum(1)
+    expected = (np.outer(sq, sq) + 2 * (X @ X.T) ** 2) / (dim * (dim + 2))
+    np.testing.assert_allclose(fam.kernel(X), expected, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("dim", [1, 2, 3])
+def test_quadrature_in_low_dimension(dim):
+    fam = RandomSigmoid(dim, gain=2.0)
+    X = _ball_points(3, dim, seed=dim)
+    W = fam.sample(400_000, np.random.default_rng(dim))
+    P = fam.psi(X, W)
+    prod = P[:, None, :] * P[None, :, :]
+    se = prod.std(axis=2) / math.sqrt(W.shape[0])
+    assert np.all(np.abs(prod.mean(axis=2) - fam.kernel(X)) <= 6 * se + 1e-12)
+
+
+def test_relu_kernel_one_dimension_exact():
+    fam = RandomReLU(1)
+    K = fam.kernel(np.array([[0.5], [-0.25], [0.3]]))
+    # w = +-1: E[relu(wx) relu(wy)] = xy/2 when x, y share a sign, else 0.
+    np.testing.assert_allclose(
+        K, [[0.125, 0.0, 0.075], [0.0, 0.03125, 0.0], [0.075, 0.0, 0.045]], atol=1e-15
+    )
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=repr)
+def test_sampler_is_reproducible_and_shapes(family):
+    W1 = family.sample(10, np.random.default_rng(5))
+    W2 = family.sample(10, np.random.default_rng(5))
+    np.testing.assert_array_equal(W1, W2)
+    assert W1.dtype == np.float64
+    assert W1.shape[0] == 10
+    X = _points(family, seed=2)
+    assert family.psi(X, W1).shape == (4, 10)
+    paired = family.psi_paired(np.repeat(X[:1], 10, axis=0), W1)
+    np.testing.assert_allclose(paired, family.psi(X[:1], W1)[0], rtol=1e-12, atol=1e-15)
+
+
+def test_custom_family_has_no_oracle_and_checks_bound():
+    fam = CustomFamily(lambda n, rng: rng.uniform(-1, 1, (n, 2)),
+                       lambda X, W: 0.5 * np.tanh(X @ W.T), dim=2, name="tanh")
+    assert not fam.has_kernel
+    with pytest.raises(NoOracleError):
+        fam.kernel(np.zeros((1, 2)))
+    bad = CustomFamily(lambda n, rng: np.ones((n, 2)), lambda X, W: X @ W.T, dim=2, name="linear")
+    with pytest.raises(ValueError, match=r"\|psi\|"):
+        bad.psi(np.ones((1, 2)), np.ones((1, 2)))
+
+
+@pytest.mark.parametrize(
+    ("make", "match"),
+    [
+        (lambda: RandomCoordinate(0), "dim"),
+        (lambda: RandomCoordinate(2.5), "dim"),
+        (lambda: RandomFourier(3, gamma=-1.0), "gamma"),
+        (lambda: RandomSign(3, scale=1.0), "scale"),
+        (lambda: RandomStump(3, scale=0.0), "scale"),
+        (lambda: RandomSigmoid(3, gain=float("nan")), "gain"),
+        (lambda: CustomFamily(None, lambda X, W: X, dim=2), "sampler"),
+        (lambda: CustomFamily(lambda n, r: n, "psi", dim=2), "psi"),
+    ],
+)
+def test_bad_family_arguments(make, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        make()
+
+
+@pytest.mark.parametrize(
+    ("family", "X", "match"),
+    [
+        (RandomCoordinate(2), [[1.0, 0.0]], r"\|x_d\| < 1"),
+        (RandomReLU(2), [[1.0, 1.0]], "unit ball"),
+        (RandomFourier(2), [[np.nan, 0.0]], "finite"),
+        (RandomFourier(2), [[0.0, 0.0, 0.0]], "columns"),
+        (RandomFourier(2), [["a", "b"]], "numeric"),
+        (RandomFourier(2), np.zeros((1, 2, 2)), "2-D"),
+    ],
+)
+def test_bad_inputs_name_the_argument(family, X, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        family.kernel(X)
+    with pytest.raises((ValueError, TypeError), match="X"):
+        family.psi(X, family.sample(1, np.random.default_rng(0)))
