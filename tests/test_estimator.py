@@ -1,0 +1,197 @@
+"""Algorithm 2 (EST_SCALAR_PROD): unbiasedness, equal laws of the three versions, seeds, threads."""
+
+import numba
+import numpy as np
+import pytest
+from scipy import stats
+from tolerances import hoeffding_half_width
+
+from iln import estimator, numba_sampling
+from iln.estimator import (
+    estimate_scalar_product,
+    estimate_scalar_product_numpy,
+    estimate_scalar_product_reference,
+)
+from iln.features import (
+    CustomFamily,
+    RandomCoordinate,
+    RandomFourier,
+    RandomReLU,
+    RandomSigmoid,
+    RandomSign,
+    RandomStump,
+)
+
+D = 6
+
+
+def _instance(family, seed=0):
+    """Alternating-sign alpha on near-duplicate points: large kernel values, heavy cancellation."""
+    rng = np.random.default_rng(seed)
+    base = rng.uniform(0.5, 0.9, D)
+    base /= np.linalg.norm(base) * 1.05
+    X = np.vstack([base * s for s in (1.0, 0.98, 0.96, 0.5)])
+    X[3, 0] = -X[3, 0]
+    alpha = np.array([1.5, -1.0, 0.75, -0.25])
+    if isinstance(family, RandomFourier | RandomStump):
+        X = X * 2.0
+    return alpha, X, X[0].copy()
+
+
+FAMILIES = [RandomCoordinate(D), RandomFourier(D, 1.3), RandomSign(D), RandomReLU(D),
+            RandomSigmoid(D, 2.0), RandomStump(D)]
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=repr)
+@pytest.mark.parametrize("method", ["fast", "numpy"])
+def test_unbiased(family, method):
+    alpha, X, x = _instance(family)
+    exact = alpha @ family.kernel(X, x[None, :])[:, 0]
+    n_seeds, m = 200, 2_000
+    est = np.array([estimate_scalar_product(alpha, X, x, m, family, seed=s, method=method)
+                    for s in range(n_seeds)])
+    # The grand mean averages n_seeds * m iid terms in [-||alpha||_1, ||alpha||_1]:
+    # two-sided Hoeffding at false-alarm rate 1e-6; power: it detects any bias larger
+    # than this half-width (about 0.013 ||alpha||_1 here).
+    w = hoeffding_half_width(np.abs(alpha).sum(), n_seeds * m, 1e-6)
+    assert abs(est.mean() - exact) <= w
+
+
+def test_reference_unbiased():
+    family = RandomCoordinate(D)
+    alpha, X, x = _instance(family)
+    exact = alpha @ family.kernel(X, x[None, :])[:, 0]
+    est = [estimate_scalar_product_reference(alpha, X, x, 100, family, seed=s) for s in range(150)]
+    # As above: Hoeffding over 15 000 terms at false-alarm rate 1e-6.
+    assert abs(np.mean(est) - exact) <= hoeffding_half_width(np.abs(alpha).sum(), 15_000, 1e-6)
+
+
+@pytest.mark.parametrize("family", [RandomCoordinate(D), RandomStump(D), RandomReLU(D)], ids=repr)
+def test_reference_and_fast_have_the_same_law(family):
+    alpha, X, x = _instance(family)
+    m, n = 40, 400
+    ref = [estimate_scalar_product_reference(alpha, X, x, m, family, seed=s) for s in range(n)]
+    fast = [estimate_scalar_product(alpha, X, x, m, family, seed=10_000 + s) for s in range(n)]
+    npy = [estimate_scalar_product_numpy(alpha, X, x, m, family, seed=20_000 + s) for s in range(n)]
+    # Two-sample Kolmogorov-Smirnov at level 1e-4 per pair (conservative for the
+    # discrete laws of small m, so the false-alarm rate is at most 1e-4); with
+    # n = 400 it detects a shift of the distribution function larger than about 0.16.
+    assert stats.ks_2samp(ref, fast).pvalue > 1e-4
+    assert stats.ks_2samp(ref, npy).pvalue > 1e-4
+
+
+def test_variance_matches_the_multinomial_law():
+    # Var E = (||alpha||_1^2 E[Z^2] - <f, Phi(x)>^2) / m for one term Z (Lemma 3's V[E_t]):
+    # the fast version's variance must be the reference's, not only its mean.
+    family = RandomCoordinate(D)
+    alpha, X, x = _instance(family)
+    norm1 = np.abs(alpha).sum()
+    q = np.abs(alpha) / norm1
+    second = norm1**2 * np.sum(q * ((X * x) ** 2).mean(axis=1))
+    exact = alpha @ family.kernel(X, x[None, :])[:, 0]
+    m = 50
+    var_theory = (second - exact**2) / m
+    est = np.array([estimate_scalar_product(alpha, X, x, m, family, seed=s) for s in range(4000)])
+    # Chi-square interval for the variance, two-sided level 1e-4 (E is a mean of 50
+    # bounded terms, close enough to normal for this interval's level).
+    n = len(est)
+    lo = (n - 1) * var_theory / stats.chi2.ppf(1 - 5e-5, n - 1)
+    hi = (n - 1) * var_theory / stats.chi2.ppf(5e-5, n - 1)
+    assert lo <= est.var(ddof=1) <= hi
+
+
+def test_zero_alpha_gives_zero():
+    family = RandomCoordinate(D)
+    _, X, x = _instance(family)
+    for method in estimator.METHODS:
+        assert estimate_scalar_product(np.zeros(4), X, x, 10, family, seed=0, method=method) == 0.0
+    assert estimate_scalar_product(np.zeros(0), np.zeros((0, D)), x, 10, family, seed=0) == 0.0
+
+
+@pytest.mark.parametrize("method", estimator.METHODS)
+def test_same_seed_same_number(method):
+    family = RandomSign(D)
+    alpha, X, x = _instance(family)
+    a = estimate_scalar_product(alpha, X, x, 300, family, seed=7, method=method)
+    b = estimate_scalar_product(alpha, X, x, 300, family, seed=np.random.SeedSequence(7), method=method)
+    c = estimate_scalar_product(alpha, X, x, 300, family, seed=8, method=method)
+    assert a == b
+    assert a != c
+    assert isinstance(a, float)
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=repr)
+def test_fast_is_independent_of_thread_count(family):
+    alpha, X, x = _instance(family)
+    # More samples than a few chunks, so that several work items run in parallel.
+    m = 5 * numba_sampling.CHUNK + 17 if family.kind == 0 else 2 * numba_sampling.CHUNK + 3
+    before = numba.get_num_threads()
+    try:
+        results = []
+        for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
+            numba.set_num_threads(threads)
+            results.append(estimate_scalar_product(alpha, X, x, m, family, seed=3))
+    finally:
+        numba.set_num_threads(before)
+    assert len(set(results)) == 1
+
+
+def test_floor_draws_uniform_coordinates_without_psi():
+    family = RandomCoordinate(D)
+    _, X, x = _instance(family)
+    m = 100_000
+    # Like E, the floor is scaled by ||alpha||_1 / m = 4 / m.
+    floor = estimator.draw_floor(np.ones(4), X, x, m, family, seed=1) * m / 4
+    # With positive alpha it is the sum of m uniform coordinates in 0..D-1:
+    # mean m (D - 1) / 2, variance m (D^2 - 1) / 12; 6 standard errors (false alarm ~2e-9).
+    assert abs(floor - m * (D - 1) / 2) <= 6 * np.sqrt(m * (D**2 - 1) / 12)
+    with pytest.raises(ValueError, match="no compiled sampler"):
+        estimator.draw_floor(np.ones(4), X, x, 10, CustomFamily(lambda n, r: np.zeros((n, 1)),
+                                                               lambda X, W: np.zeros((len(X), len(W))),
+                                                               dim=D), seed=1)
+
+
+def test_custom_family_uses_the_numpy_path():
+    fam = CustomFamily(lambda n, rng: rng.uniform(-1, 1, (n, D)),
+                       lambda X, W: 0.5 * np.tanh(X @ W.T), dim=D, name="tanh",
+                       psi_paired=lambda X, W: 0.5 * np.tanh(np.einsum("kd,kd->k", X, W)))
+    alpha, X, x = _instance(RandomCoordinate(D))
+    a = estimate_scalar_product(alpha, X, x, 500, fam, seed=1)
+    b = estimate_scalar_product_numpy(alpha, X, x, 500, fam, seed=1)
+    assert a == b
+
+
+def test_float32_inputs_are_accepted_and_output_is_float():
+    family = RandomCoordinate(D)
+    alpha, X, x = _instance(family)
+    a = estimate_scalar_product(alpha.astype(np.float32), X.astype(np.float32), x.astype(np.float32),
+                                100, family, seed=0)
+    assert isinstance(a, float)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"m": 0}, "m must be >= 1"),
+        ({"m": 2.5}, "m must be a positive int"),
+        ({"alpha": np.array([np.nan, 1, 1, 1])}, "alpha must be finite"),
+        ({"alpha": np.ones((2, 2))}, "alpha must be 1-D"),
+        ({"alpha": np.ones(3)}, "X must have one row per entry of alpha"),
+        ({"x": np.ones(D + 1) * 0.1}, "x must have"),
+        ({"x": np.ones((2, D)) * 0.1}, "x must be one point"),
+        ({"X": np.ones((4, D))}, r"X must satisfy \|x_d\| < 1"),
+        ({"family": "coordinate"}, "family must be"),
+        ({"seed": -1}, "seed must be >= 0"),
+        ({"seed": 1.5}, "seed must be a non-negative int"),
+        ({"seed": None}, "seed must be"),
+        ({"method": "gpu"}, "method must be one of"),
+    ],
+)
+def test_bad_input(kwargs, match):
+    family = RandomCoordinate(D)
+    alpha, X, x = _instance(family)
+    args = {"alpha": alpha, "X": X, "x": x, "m": 10, "family": family, "seed": 0, "method": "fast"}
+    args.update(kwargs)
+    with pytest.raises((ValueError, TypeError), match=match):
+        estimate_scalar_product(args["alpha"], args["X"], args["x"], args["m"], args["family"],
+                                seed=args["seed"], method=args["method"])
