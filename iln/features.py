@@ -323,6 +323,17 @@ class RandomFourier(_ProjectionFamily):
         return f"RandomFourier(dim={self.dim}, gamma={self.gamma})"
 
 
+def _norms_and_directions(X: np.ndarray):
+    """Row norms and unit rows (zero rows stay zero), scaled first so that squares of
+    tiny or huge entries neither underflow nor overflow: a row of 1e-210 still has a
+    direction, which ``sign(w . x)`` sees."""
+    scale = np.max(np.abs(X), axis=1, initial=0.0)
+    safe = np.where(scale > 0, scale, 1.0)[:, None]
+    inner = np.linalg.norm(X / safe, axis=1)
+    U = np.divide(X / safe, inner[:, None], out=np.zeros_like(X), where=inner[:, None] > 0)
+    return scale * inner, U
+
+
 def _angles(X: np.ndarray, Y: np.ndarray):
     """Norms of X and Y rows and the angle between each pair (0 where a norm is 0).
 
@@ -330,10 +341,8 @@ def _angles(X: np.ndarray, Y: np.ndarray):
     ``arccos(u . v)``, which loses half the digits near 0 and pi, it is accurate
     at every angle.
     """
-    nx = np.linalg.norm(X, axis=1)
-    ny = np.linalg.norm(Y, axis=1)
-    U = np.divide(X, nx[:, None], out=np.zeros_like(X), where=nx[:, None] > 0)
-    V = np.divide(Y, ny[:, None], out=np.zeros_like(Y), where=ny[:, None] > 0)
+    nx, U = _norms_and_directions(X)
+    ny, V = _norms_and_directions(Y)
     theta = np.empty((X.shape[0], Y.shape[0]))
     step = max(1, 4_000_000 // max(1, Y.shape[0] * X.shape[1]))
     for lo in range(0, X.shape[0], step):

@@ -173,3 +173,13 @@ def test_bad_inputs_name_the_argument(family, X, match):
         family.kernel(X)
     with pytest.raises((ValueError, TypeError), match="X"):
         family.psi(X, family.sample(1, np.random.default_rng(0)))
+
+
+def test_kernels_see_the_direction_of_tiny_inputs():
+    # Found by hypothesis: squaring 1e-210 underflows, and a naive norm called such a
+    # point the zero vector although sign(w . x) still sees its direction.
+    fam = RandomSign(3)
+    X = np.full((1, 3), 1.1e-210)
+    x = np.array([[0.5, 0.0, 0.0]])
+    theta = np.arccos(1 / np.sqrt(3))
+    assert fam.kernel(X, x)[0, 0] == pytest.approx(fam.scale**2 * (1 - 2 * theta / np.pi), rel=1e-12)
