@@ -1,4 +1,4 @@
-"""Sessions of the project: tests, lint, bench (``nox -l`` lists them)."""
+"""Sessions of the project: tests, lint, verify, bench (``nox -l`` lists them)."""
 
 import nox
 
@@ -18,6 +18,14 @@ def lint(session):
     """Check style and common bugs with ruff."""
     session.install("ruff")
     session.run("ruff", "check", "iln", "tests", "noxfile.py")
+
+
+@nox.session
+def verify(session):
+    """Run every claim of the catalog on the quick profile."""
+    session.install(".")
+    session.run("iln-verify", "run", "--profile", "quick", "--json", "reports/summary.json", *session.posargs)
+    session.run("iln-verify", "report")
 
 
 @nox.session

@@ -17,11 +17,12 @@ that hold "for every sequence" are checked on sequences built to push against th
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
+
+from iln import arguments, random_streams
 
 __all__ = [
     "LabelledSample",
@@ -118,33 +119,15 @@ class Section6Data:
 
 
 def _check_int(value, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int >= {minimum}, got {type(value).__name__}")
-    value = int(value)
-    if value < minimum:
-        raise ValueError(f"{name} must be an int >= {minimum}, got {value}")
-    return value
+    return arguments.integer(value, name, minimum)
 
 
 def _rng(seed) -> np.random.Generator:
-    if isinstance(seed, np.random.SeedSequence):
-        return np.random.default_rng(seed)
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise TypeError(
-            f"seed must be an int >= 0 or a numpy.random.SeedSequence, got {type(seed).__name__}"
-        )
-    if seed < 0:
-        raise ValueError(f"seed must be an int >= 0 or a numpy.random.SeedSequence, got {seed}")
-    return np.random.default_rng(int(seed))
+    return random_streams.generator(random_streams.as_seed_sequence(seed))
 
 
 def _check_real(value, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    value = float(value)
-    if not math.isfinite(value):
-        raise ValueError(f"{name} must be finite, got {value!r}")
-    return value
+    return arguments.finite_real(value, name)
 
 
 def _check_labels(labels, X: np.ndarray) -> np.ndarray | None:

@@ -1,0 +1,199 @@
+"""The verification engine end to end: catalog, runner, resume, Dask, CLI contract."""
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from verification import catalog, cli, runner
+from verification.store import Store
+from verification.verdicts import OUTCOMES
+
+CLAIMS = ["iln.alg2.unbiased", "iln.lemma4.hoeffding"]
+JSON_FIELDS = {"id", "title", "verdict", "expected", "statistic", "bound", "interval", "level", "alpha",
+               "power", "tightness", "counterexample", "elapsed_s", "sources"}
+META_FIELDS = {"seed", "profile", "versions", "git_revision", "started", "elapsed_s"}
+
+
+def _comparable(result):
+    """Verdicts without their timings."""
+    out = []
+    for claim in result.to_json()["claims"]:
+        claim = dict(claim)
+        claim.pop("elapsed_s")
+        out.append(claim)
+    return out
+
+
+def test_catalog_entries_are_complete():
+    claims = catalog.load()
+    assert set(CLAIMS) <= set(claims)
+    for c in claims.values():
+        assert c.expected in OUTCOMES
+        assert {s.paper for s in c.sources} >= ({"ICML", "arXiv"} if c.id.startswith("iln.") else {"RKS"})
+        assert all(s.statement for s in c.sources)
+        for profile in catalog.PROFILES:
+            assert c.config(profile)["n_trials"] >= 1
+    for e in catalog.errata():
+        assert e.counterexample
+        assert e.corrected
+        assert e.claim_id in claims
+
+
+def test_smoke_run_fills_every_json_field(tmp_path, capsys):
+    out = tmp_path / "run.json"
+    status = cli.main(["run", *CLAIMS, "--profile", "smoke", "--seed", "3", "--jobs", "1", "--quiet",
+                       "--store", str(tmp_path / "s.sqlite"), "--json", str(out)])
+    assert status == 0, capsys.readouterr()
+    doc = json.loads(out.read_text())
+    assert set(doc["meta"]) >= META_FIELDS
+    assert [c["id"] for c in doc["claims"]] == CLAIMS
+    for claim in doc["claims"]:
+        assert set(claim) >= JSON_FIELDS
+        for key in JSON_FIELDS - {"counterexample"}:
+            assert claim[key] is not None, key
+        assert claim["verdict"] == claim["expected"]
+    hoeffding = doc["claims"][1]
+    assert hoeffding["verdict"] == "holds_after_correction"
+    assert hoeffding["counterexample"]["seed"] == 3
+    assert "reproduce" in hoeffding["counterexample"]
+
+
+def test_local_processes_give_the_same_verdicts(tmp_path):
+    one = runner.run(CLAIMS, profile="smoke", seed=5, jobs=1, store=tmp_path / "a.sqlite", quiet=True)
+    two = runner.run(CLAIMS, profile="smoke", seed=5, jobs=2, store=tmp_path / "b.sqlite", quiet=True)
+    assert _comparable(one) == _comparable(two)
+
+
+def test_dask_cluster_gives_the_same_verdicts(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    local = runner.run(CLAIMS, profile="smoke", seed=6, jobs=1, store=tmp_path / "a.sqlite", quiet=True)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        dask = runner.run(CLAIMS, profile="smoke", seed=6, scheduler=cluster.scheduler_address,
+                          store=tmp_path / "b.sqlite", quiet=True)
+    assert _comparable(local) == _comparable(dask)
+    with Store(tmp_path / "a.sqlite") as a, Store(tmp_path / "b.sqlite") as b:
+        for claim_id in CLAIMS:
+            config = catalog.get(claim_id).config("smoke")
+            h = catalog.config_hash(config)
+            ra, rb = a.existing_trials(6, "smoke", claim_id, h), b.existing_trials(6, "smoke", claim_id, h)
+            assert {i: r.record for i, r in ra.items()} == {i: r.record for i, r in rb.items()}
+
+
+def _trial_count(path):
+    if not os.path.exists(path):
+        return 0
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1) as con:
+            return con.execute("SELECT COUNT(*) FROM trials").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def test_sigkill_then_resume_loses_and_repeats_no_trial(tmp_path):
+    store = tmp_path / "killed.sqlite"
+    total = sum(catalog.get(c).config("quick")["n_trials"] for c in CLAIMS)
+    cmd = [sys.executable, "-m", "verification", "run", *CLAIMS, "--profile", "quick", "--seed", "11",
+           "--jobs", "1", "--quiet", "--store", str(store)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    try:
+        while _trial_count(store) < runner.BATCH_SIZE and time.monotonic() < deadline:
+            assert proc.poll() is None, proc.stderr.read().decode()
+            time.sleep(0.01)
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(timeout=30)
+        proc.stderr.close()
+    partial = _trial_count(store)
+    assert 0 < partial < total  # killed part-way
+    resumed = runner.run(CLAIMS, profile="quick", seed=11, jobs=1, store=store, quiet=True)
+    assert _trial_count(store) == total  # no trial lost, none counted twice (the key is unique)
+    fresh = runner.run(CLAIMS, profile="quick", seed=11, jobs=1, store=tmp_path / "fresh.sqlite", quiet=True)
+    assert _comparable(resumed) == _comparable(fresh)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["run", "iln.no.such.claim"], "unknown claim id"),
+        (["run", "--profile", "huge"], "invalid choice"),
+        (["run", "--seed", "-4"], "non-negative"),
+        (["run", "--jobs", "0"], "positive"),
+        (["show", "iln.no.such.claim"], "unknown claim id"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(argv, message, capsys, tmp_path):
+    status = cli.main([*argv, "--store", str(tmp_path / "s.sqlite")] if argv[0] != "frobnicate" else argv)
+    err = capsys.readouterr().err
+    assert status == 2
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def _bytes(path):
+    return path.read_bytes()
+
+
+def test_incompatible_store_exits_2_and_is_left_intact(tmp_path, capsys):
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as con:
+        con.execute("PRAGMA user_version = 99")
+        con.execute("CREATE TABLE t (x)")
+    con.close()
+    before = _bytes(path)
+    status = cli.main(["run", CLAIMS[0], "--profile", "smoke", "--store", str(path), "--quiet"])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert len(err.strip().splitlines()) == 1
+    assert _bytes(path) == before
+
+
+def test_locked_store_exits_2_and_is_left_intact(tmp_path, capsys):
+    path = tmp_path / "locked.sqlite"
+    runner.run([CLAIMS[0]], profile="smoke", seed=1, jobs=1, store=path, quiet=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys; from verification.store import Store\n"
+         f"s = Store({str(path)!r})\n"
+         "with s.run_lock():\n    print('locked', flush=True); sys.stdin.readline()\n"
+         "s.close()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        with Store(path) as db:
+            before = db.count_trials()
+        status = cli.main(["run", CLAIMS[0], "--profile", "smoke", "--seed", "2", "--store", str(path), "--quiet"])
+        err = capsys.readouterr().err
+        assert status == 2
+        assert "locked" in err
+        assert len(err.strip().splitlines()) == 1
+        with Store(path) as db:
+            assert db.count_trials() == before
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=30)
+        holder.stdout.close()
+
+
+def test_list_show_and_report(tmp_path, capsys):
+    assert cli.main(["list", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert {c["id"] for c in listed["claims"]} >= set(CLAIMS)
+    assert listed["errata"]
+    store = tmp_path / "s.sqlite"
+    runner.run(CLAIMS, profile="smoke", seed=0, jobs=1, store=store, quiet=True)
+    assert cli.main(["show", CLAIMS[1], "--store", str(store)]) == 0
+    assert "holds_after_correction" in capsys.readouterr().out
+    assert cli.main(["report", "--store", str(store), "--out", str(tmp_path / "r")]) == 0
+    text = (tmp_path / "r" / "REPORT.md").read_text()
+    assert CLAIMS[0] in text
+    assert "Errata ledger" in text
+    assert cli.main(["report", "--store", str(tmp_path / "missing.sqlite")]) == 2

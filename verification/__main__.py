@@ -1,0 +1,7 @@
+"""``python -m verification``: the ``iln-verify`` command line."""
+
+import sys
+
+from verification.cli import main
+
+sys.exit(main())

@@ -1,0 +1,177 @@
+"""The claim catalog: every checked statement of the papers, as data.
+
+A :class:`Claim` names its sources in each paper version with the statement as
+printed (LaTeX), its decision rule, its expected verdict, its configuration per
+profile, a *trial* (a pure function of the configuration and a seed returning a
+JSON-ready record) and a *decision* (records -> verdict).  The CLI, the runner
+and the report read this catalog; adding a claim is adding one entry (a call of
+:func:`register` in a module of :mod:`verification.claims`) and its two functions.
+
+Trials are looked up by claim id in worker processes, so trial functions are
+module-level functions, never closures.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import pkgutil
+import zlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from verification.verdicts import OUTCOMES, Verdict
+
+__all__ = [
+    "PAPERS",
+    "PROFILES",
+    "Claim",
+    "Erratum",
+    "Source",
+    "claim_key",
+    "config_hash",
+    "errata",
+    "get",
+    "load",
+    "register",
+]
+
+#: the paper versions a source may cite (shared/papers/README.md).
+PAPERS = {
+    "ICML": "Livni, Carmon, Globerson, Learning Infinite Layer Networks Without the Kernel Trick, ICML 2017",
+    "arXiv": "Globerson, Livni, Learning Infinite-Layer Networks: Beyond the Kernel Trick (arXiv)",
+    "RKS": "Rahimi, Recht, Weighted Sums of Random Kitchen Sinks, NIPS 2008",
+}
+#: profiles, from seconds (unit tests) to the committed report (DESIGN.md, Runner).
+PROFILES = ("smoke", "quick", "full")
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a claim is printed: paper version, location, and the statement as printed (LaTeX)."""
+
+    paper: str
+    location: str
+    statement: str
+
+    def __post_init__(self):
+        if self.paper not in PAPERS:
+            raise ValueError(f"paper must be one of {sorted(PAPERS)}, got {self.paper!r}")
+
+
+@dataclass(frozen=True)
+class Erratum:
+    """A printed statement that is false, with the evidence and the correction.
+
+    Nothing is recorded here without a counterexample or a quoted disagreement.
+    """
+
+    claim_id: str
+    printed: Mapping[str, str]
+    counterexample: str
+    corrected: str
+    check: str
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A numbered statement of a paper and how it is checked.
+
+    Attributes
+    ----------
+    id : str
+        Dotted id, e.g. ``"iln.lemma4.hoeffding"``.
+    title : str
+    sources : tuple of Source
+        One per paper version that prints the statement.
+    rule : str
+        The decision rule (DESIGN.md, Statistics).
+    expected : str
+        The verdict the project expects, fixed before running it (one of the outcomes).
+    configs : mapping profile -> dict
+        JSON-ready configuration per profile; ``"n_trials"`` is required.
+    trial : callable ``(config, seed) -> dict``
+        One trial: a pure function of the configuration and a SeedSequence.
+    decide : callable ``(records, config, alpha) -> Verdict``
+        The decision from the records (in trial order) at false-alarm level alpha.
+    instances : str
+        Which instances the check tries and why they are hard (for the report).
+    erratum : Erratum or None
+    """
+
+    id: str
+    title: str
+    sources: tuple[Source, ...]
+    rule: str
+    expected: str
+    configs: Mapping[str, Mapping[str, Any]]
+    trial: Callable[[Mapping[str, Any], np.random.SeedSequence], dict]
+    decide: Callable[[list[dict], Mapping[str, Any], float], Verdict]
+    instances: str = ""
+    erratum: Erratum | None = field(default=None)
+
+    def __post_init__(self):
+        if self.expected not in OUTCOMES:
+            raise ValueError(f"expected must be one of {OUTCOMES}, got {self.expected!r}")
+        missing = [p for p in PROFILES if p not in self.configs or "n_trials" not in self.configs[p]]
+        if missing:
+            raise ValueError(f"claim {self.id}: configs lack a profile or its n_trials: {missing}")
+
+    def config(self, profile: str) -> dict[str, Any]:
+        """The configuration of ``profile``."""
+        if profile not in PROFILES:
+            raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
+        return dict(self.configs[profile])
+
+    def sources_json(self) -> list[dict[str, str]]:
+        return [{"paper": s.paper, "location": s.location, "statement": s.statement} for s in self.sources]
+
+
+_CATALOG: dict[str, Claim] = {}
+
+
+def register(claim: Claim) -> Claim:
+    """Add a claim to the catalog (ids are unique)."""
+    if claim.id in _CATALOG and _CATALOG[claim.id] is not claim:
+        raise ValueError(f"claim id {claim.id!r} is registered twice")
+    _CATALOG[claim.id] = claim
+    return claim
+
+
+def load() -> dict[str, Claim]:
+    """Import every module of :mod:`verification.claims` and return the catalog, by id."""
+    package = importlib.import_module("verification.claims")
+    for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+        importlib.import_module(info.name)
+    return dict(sorted(_CATALOG.items()))
+
+
+def get(claim_id: str) -> Claim:
+    """The claim with this id; ``ValueError`` naming it when unknown."""
+    catalog = load()
+    if claim_id not in catalog:
+        raise ValueError(f"unknown claim id {claim_id!r} (iln-verify list shows the catalog)")
+    return catalog[claim_id]
+
+
+def errata() -> list[Erratum]:
+    """The errata ledger: the errata of every claim, in id order."""
+    return [c.erratum for c in load().values() if c.erratum is not None]
+
+
+def claim_key(claim_id: str) -> int:
+    """A stable integer naming the claim's branch of the run's SeedSequence.
+
+    Derived from the id, not from catalog order, so that adding a claim changes
+    no other claim's numbers.
+    """
+    return zlib.crc32(claim_id.encode())
+
+
+def config_hash(config: Mapping[str, Any]) -> str:
+    """Digest of a configuration: trials stored under another configuration are not reused."""
+    return hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:16]

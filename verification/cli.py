@@ -1,0 +1,195 @@
+"""The command line, ``iln-verify`` (also ``python -m verification``).
+
+Exit status: 0 when every verdict equals its claim's expected verdict, 1 when
+any differs (the run says which), 2 for a usage error (a one-line message).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from verification import catalog, runner
+from verification.store import Store, StoreError
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_MISMATCH, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """A bad command line or input: reported on one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, not argparse's usage block
+        raise UsageError(message)
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    value = _non_negative_int(text)
+    # SeedSequence takes any size, but the store keeps seeds as SQLite integers.
+    if value > 2**63 - 1:
+        raise argparse.ArgumentTypeError(f"expected a seed below 2**63, got {value}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    value = _non_negative_int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="iln-verify", description="Check the claims of the ILN and RKS papers.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    p = sub.add_parser("list", help="list the claims and the errata ledger")
+    p.add_argument("--json", action="store_true", help="print the catalog as JSON")
+    p = sub.add_parser("run", help="run claims and decide their verdicts")
+    p.add_argument("claims", nargs="*", metavar="CLAIM", help="claim ids (default: all)")
+    p.add_argument("--profile", choices=catalog.PROFILES, default="quick")
+    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--jobs", type=_positive_int, default=None, help="local worker processes (default: all cores)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="run the trials on this Dask scheduler")
+    p.add_argument("--store", type=Path, default=runner.DEFAULT_STORE)
+    p.add_argument("--json", type=Path, metavar="PATH", help="write the run's results as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p = sub.add_parser("show", help="show a claim and its latest verdict")
+    p.add_argument("claim", metavar="CLAIM")
+    p.add_argument("--store", type=Path, default=runner.DEFAULT_STORE)
+    p = sub.add_parser("report", help="write the report of the latest verdicts")
+    p.add_argument("--store", type=Path, default=runner.DEFAULT_STORE)
+    p.add_argument("--out", type=Path, default=Path("reports"))
+    return parser
+
+
+def _fmt(value, spec=".3g") -> str:
+    return "n/a" if value is None else format(value, spec)
+
+
+def _list(args) -> int:
+    claims = catalog.load()
+    if args.json:
+        doc = {"claims": [{"id": c.id, "title": c.title, "expected": c.expected, "rule": c.rule,
+                           "sources": c.sources_json()} for c in claims.values()],
+               "errata": [{"claim": e.claim_id, "printed": dict(e.printed), "counterexample": e.counterexample,
+                           "corrected": e.corrected, "check": e.check} for e in catalog.errata()]}
+        print(json.dumps(doc, indent=2))
+        return EXIT_OK
+    for c in claims.values():
+        where = "; ".join(f"{s.paper} {s.location}" for s in c.sources)
+        print(f"{c.id:32s} {c.expected:24s} {c.title} [{where}]")
+    print("\nErrata ledger:")
+    for e in catalog.errata():
+        print(f"  {e.claim_id}: {e.counterexample}")
+    return EXIT_OK
+
+
+def _run(args) -> int:
+    known = catalog.load()
+    for claim_id in args.claims:
+        if claim_id not in known:
+            raise UsageError(f"unknown claim id {claim_id!r} (iln-verify list shows the catalog)")
+    if args.json is not None and not args.json.parent.exists():
+        raise UsageError(f"--json: directory {args.json.parent} does not exist")
+    result = runner.run(args.claims, profile=args.profile, seed=args.seed, jobs=args.jobs,
+                        scheduler=args.scheduler, store=args.store, quiet=args.quiet)
+    for o in result.outcomes:
+        v = o.verdict
+        mark = "ok " if o.matches else "DIFFERS"
+        print(f"{mark:7s} {o.claim.id:32s} {v.verdict:24s} statistic {_fmt(v.statistic)} vs bound "
+              f"{_fmt(v.bound)} (tightness {_fmt(v.tightness)}, {v.n_trials} trials, {v.elapsed_s:.1f} s)")
+    if args.json is not None:
+        args.json.write_text(json.dumps(result.to_json(), indent=2, allow_nan=False))
+    differ = [o for o in result.outcomes if not o.matches]
+    if differ:
+        print("verdicts that differ from the expected ones: "
+              + ", ".join(f"{o.claim.id} ({o.verdict.verdict}, expected {o.claim.expected})" for o in differ))
+        return EXIT_MISMATCH
+    print(f"all {len(result.outcomes)} verdicts as expected (seed {args.seed}, profile {args.profile}, "
+          f"{result.meta['elapsed_s']:.1f} s)")
+    return EXIT_OK
+
+
+def _open_existing(path: Path) -> Store:
+    if not path.exists():
+        raise UsageError(f"--store: {path} does not exist (run iln-verify run first)")
+    return Store(path)
+
+
+def _show(args) -> int:
+    claim = catalog.get(args.claim) if args.claim in catalog.load() else None
+    if claim is None:
+        raise UsageError(f"unknown claim id {args.claim!r} (iln-verify list shows the catalog)")
+    print(f"{claim.id}: {claim.title}")
+    for s in claim.sources:
+        print(f"  {s.paper} {s.location}: {s.statement}")
+    print(f"  rule: {claim.rule}; expected: {claim.expected}")
+    with _open_existing(args.store) as db:
+        row = db.latest_verdict(claim.id)
+    if row is None:
+        print("  no verdict in the store yet")
+        return EXIT_OK
+    v = row.verdict
+    print(f"  verdict: {v['verdict']} (seed {row.seed}, profile {row.profile}, saved {row.saved_at})")
+    for key in ("statistic", "bound", "interval", "level", "alpha", "power", "tightness", "n_trials",
+                "elapsed_s", "counterexample"):
+        print(f"  {key}: {v[key]}")
+    return EXIT_OK
+
+
+def _report(args) -> int:
+    with _open_existing(args.store) as db:
+        rows = db.verdicts()
+        last = db.latest_run()
+    known = catalog.load()
+    latest = {}
+    for row in rows:
+        if row.claim_id in known and (row.claim_id not in latest or row.saved_at >= latest[row.claim_id].saved_at):
+            latest[row.claim_id] = row
+    args.out.mkdir(parents=True, exist_ok=True)
+    lines = ["# iln-verify report", ""]
+    if last is not None:
+        m = last.meta
+        lines += [f"Run: seed {m.get('seed')}, profile {m.get('profile')}, git {m.get('git_revision')}, "
+                  f"started {m.get('started')}.", ""]
+    lines += ["| claim | sources | verdict | expected | statistic | bound | tightness | time (s) |",
+              "| --- | --- | --- | --- | ---: | ---: | ---: | ---: |"]
+    for claim_id, row in sorted(latest.items()):
+        c, v = known[claim_id], row.verdict
+        where = "; ".join(f"{s.paper} {s.location}" for s in c.sources)
+        lines.append(f"| `{claim_id}` | {where} | {v['verdict']} | {c.expected} | {_fmt(v['statistic'])} | "
+                     f"{_fmt(v['bound'])} | {_fmt(v['tightness'])} | {_fmt(v['elapsed_s'], '.1f')} |")
+    lines += ["", "## Errata ledger", ""]
+    for e in catalog.errata():
+        lines += [f"- `{e.claim_id}`: {e.counterexample} Corrected: ${e.corrected}$. {e.check}"]
+    (args.out / "REPORT.md").write_text("\n".join(lines) + "\n")
+    print(f"wrote {args.out / 'REPORT.md'}")
+    return EXIT_OK
+
+
+def main(argv=None) -> int:
+    """Entry point; returns the exit status."""
+    try:
+        args = _parser().parse_args(argv)
+        return {"list": _list, "run": _run, "show": _show, "report": _report}[args.command](args)
+    except (UsageError, StoreError) as error:
+        print(f"iln-verify: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("iln-verify: interrupted; finished trials are in the store and a new run resumes them",
+              file=sys.stderr)
+        return 130

@@ -1,0 +1,258 @@
+"""The runner: trials of the selected claims, in worker processes or on Dask, into the store.
+
+A run is ``(seed, profile, claims)``.  Trial ``i`` of claim ``c`` gets the seed
+``child(child(SeedSequence(seed), claim_key(c)), i)``: a pure function of the
+master seed, the claim id and the index, so the numbers are the same whatever
+runs them (one process, ``--jobs N`` local processes or a Dask cluster).
+Finished batches go to the SQLite store at once; a run started again with the
+same seed and profile runs only the trials the store lacks (resume).  Verdicts
+are decided when every trial is in, with the run's family-wise false-alarm
+budget split over the claims by Holm's step-down procedure.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import datetime as _dt
+import multiprocessing
+import os
+import platform
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+
+from iln.random_streams import child
+from verification import catalog, statistics
+from verification.catalog import Claim
+from verification.store import Store
+from verification.verdicts import Verdict
+
+__all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "ClaimOutcome", "RunResult", "run", "run_batch"]
+
+#: the run's family-wise false-alarm budget (DESIGN.md: 1e-3 in CI).
+DEFAULT_ALPHA = 1e-3
+DEFAULT_STORE = Path(".iln-verify") / "store.sqlite"
+#: trials per task: large enough to amortise a task's overhead, small enough to resume finely.
+BATCH_SIZE = 50
+
+
+@dataclass(frozen=True)
+class ClaimOutcome:
+    """A claim's verdict next to its expected verdict."""
+
+    claim: Claim
+    verdict: Verdict
+
+    @property
+    def matches(self) -> bool:
+        return self.verdict.verdict == self.claim.expected
+
+    def to_json(self) -> dict:
+        v = self.verdict.to_json()
+        keys = ("statistic", "bound", "interval", "level", "alpha", "power", "tightness",
+                "counterexample", "elapsed_s")
+        return {"id": self.claim.id, "title": self.claim.title, "verdict": v["verdict"],
+                "expected": self.claim.expected, **{k: v[k] for k in keys},
+                "sources": self.claim.sources_json(), "rule": v["rule"], "n_trials": v["n_trials"],
+                "pvalue": v["pvalue"], "details": v["details"]}
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """The outcome of :func:`run`: one :class:`ClaimOutcome` per claim, and the run's metadata."""
+
+    outcomes: list[ClaimOutcome]
+    meta: dict = field(default_factory=dict)
+
+    @property
+    def all_match(self) -> bool:
+        return all(o.matches for o in self.outcomes)
+
+    def to_json(self) -> dict:
+        return {"meta": self.meta, "claims": [o.to_json() for o in self.outcomes]}
+
+
+def _claim_seed(seed: int, claim_id: str) -> np.random.SeedSequence:
+    return child(np.random.SeedSequence(seed), catalog.claim_key(claim_id))
+
+
+def run_batch(claim_id: str, config: dict, seed: int, indices: Sequence[int]) -> list[tuple[int, dict, float]]:
+    """Run the trials ``indices`` of a claim; a module-level function so that workers can import it."""
+    claim = catalog.get(claim_id)
+    claim_seed = _claim_seed(seed, claim_id)
+    out = []
+    for i in indices:
+        start = time.perf_counter()
+        record = claim.trial(config, child(claim_seed, i))
+        out.append((int(i), record, time.perf_counter() - start))
+    return out
+
+
+def _worker_init() -> None:
+    # Each worker process is one unit of parallelism: numba threads inside it would
+    # oversubscribe the cores (the numbers do not depend on the thread count).
+    import numba
+
+    numba.set_num_threads(1)
+
+
+def versions() -> dict[str, str]:
+    """Versions of the interpreter and of the packages the results depend on."""
+    out = {"python": platform.python_version()}
+    for name in ("iln-verify", "numpy", "scipy", "numba", "statsmodels", "scikit-learn"):
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
+def git_revision() -> str:
+    """The git revision of the code, or ``"unknown"`` outside a checkout."""
+    try:
+        root = Path(__file__).resolve().parents[1]
+        rev = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
+                             text=True, timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        return rev + ("+dirty" if dirty else "")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def _progress(total: int, quiet: bool):
+    from tqdm import tqdm
+
+    # Off a terminal (CI logs), a line every 30 s keeps the log readable.
+    interactive = sys.stderr.isatty()
+    return tqdm(total=total, disable=quiet or total == 0, unit="trial", desc="iln-verify",
+                mininterval=0.5 if interactive else 30.0, file=sys.stderr)
+
+
+def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable) -> None:
+    """Run ``tasks`` (tuples of run_batch arguments) and call ``on_done(task, result)`` as each ends."""
+    if scheduler:
+        from dask.distributed import Client, as_completed
+
+        with Client(scheduler, timeout="30s") as client:
+            futures = {client.submit(run_batch, *task, pure=False): task for task in tasks}
+            for future in as_completed(futures):
+                on_done(futures[future], future.result())
+        return
+    if jobs == 1:
+        for task in tasks:
+            on_done(task, run_batch(*task))
+        return
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
+                                                initializer=_worker_init) as pool:
+        futures = {pool.submit(run_batch, *task): task for task in tasks}
+        try:
+            for future in concurrent.futures.as_completed(futures):
+                on_done(futures[future], future.result())
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
+def _decide(claims: list[Claim], records: dict[str, list[dict]], configs: dict[str, dict],
+            alpha: float) -> list[Verdict]:
+    """Decide every claim; Holm's thresholds on the printed statements' p-values set each alpha."""
+    first = [c.decide(records[c.id], configs[c.id], statistics.bonferroni_levels(alpha, len(claims)))
+             for c in claims]
+    holm = statistics.holm([v.pvalue for v in first], alpha)
+    return [c.decide(records[c.id], configs[c.id], holm.thresholds[i]) for i, c in enumerate(claims)]
+
+
+def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed: int = 0,
+        jobs: int | None = None, scheduler: str | None = None, store: str | os.PathLike = DEFAULT_STORE,
+        alpha: float = DEFAULT_ALPHA, quiet: bool = False) -> RunResult:
+    """Run the trials of the claims that the store lacks, then decide their verdicts.
+
+    Parameters
+    ----------
+    claim_ids : sequence of str, optional
+        Claims to run; default every claim of the catalog.
+    profile : {"smoke", "quick", "full"}
+    seed : int
+        Master seed of the run.
+    jobs : int, optional
+        Local worker processes; default all cores.  Ignored with ``scheduler``.
+    scheduler : str, optional
+        Address of a Dask distributed scheduler to run the trials on.
+    store : path
+        The SQLite store.
+    alpha : float
+        Family-wise false-alarm budget of the run, split over the claims (Holm).
+    quiet : bool
+        No progress bar.
+    """
+    everything = catalog.load()
+    claim_ids = list(everything) if not claim_ids else list(dict.fromkeys(claim_ids))
+    unknown = [c for c in claim_ids if c not in everything]
+    if unknown:
+        raise ValueError(f"unknown claim id {unknown[0]!r} (iln-verify list shows the catalog)")
+    if profile not in catalog.PROFILES:
+        raise ValueError(f"profile must be one of {catalog.PROFILES}, got {profile!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    jobs = (os.cpu_count() or 1) if jobs is None else jobs
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a positive int, got {jobs!r}")
+    if not (0 < alpha < 1):
+        raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
+    claims = [everything[c] for c in claim_ids]
+    configs = {c.id: c.config(profile) for c in claims}
+    hashes = {c.id: catalog.config_hash(configs[c.id]) for c in claims}
+
+    started = _dt.datetime.now(_dt.UTC)
+    clock = time.perf_counter()
+    Path(store).parent.mkdir(parents=True, exist_ok=True)
+    with Store(store, created_by=versions()["iln-verify"]) as db, db.run_lock():
+        meta = {"seed": seed, "profile": profile, "versions": versions(), "git_revision": git_revision(),
+                "started": started.isoformat(timespec="seconds"), "jobs": jobs, "scheduler": scheduler,
+                "alpha": alpha, "claims": claim_ids, "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
+                f"{platform.system()} {platform.release()}", "command": " ".join(sys.argv)}
+        run_id = db.start_run(meta)
+        tasks = []
+        for c in claims:
+            have = db.existing_trials(seed, profile, c.id, hashes[c.id])
+            missing = [i for i in range(configs[c.id]["n_trials"]) if i not in have]
+            tasks += [(c.id, configs[c.id], seed, missing[k:k + BATCH_SIZE])
+                      for k in range(0, len(missing), BATCH_SIZE)]
+        with _progress(sum(len(t[3]) for t in tasks), quiet) as bar:
+            def store_batch(task, result):
+                db.add_trials(seed, profile, task[0], hashes[task[0]], result)
+                bar.update(len(result))
+
+            _execute(tasks, jobs, scheduler, store_batch)
+
+        records, elapsed = {}, {}
+        for c in claims:
+            rows = db.existing_trials(seed, profile, c.id, hashes[c.id])
+            n = configs[c.id]["n_trials"]
+            if sorted(rows) != list(range(n)):
+                raise RuntimeError(f"claim {c.id}: the store holds {len(rows)} of {n} trials after the run")
+            records[c.id] = [rows[i].record for i in range(n)]
+            elapsed[c.id] = sum(rows[i].elapsed_s for i in range(n))
+        decide_start = time.perf_counter()
+        verdicts = _decide(claims, records, configs, alpha)
+        decide_share = (time.perf_counter() - decide_start) / max(1, len(claims))
+        outcomes = []
+        for c, v in zip(claims, verdicts, strict=True):
+            if v.counterexample is not None:
+                v = Verdict(**{**v.__dict__, "counterexample": {
+                    **v.counterexample, "seed": seed, "profile": profile, "claim_seed_key": catalog.claim_key(c.id),
+                    "reproduce": f"iln-verify run {c.id} --profile {profile} --seed {seed}"}})
+            v = v.with_elapsed(elapsed[c.id] + decide_share)
+            db.save_verdict(seed, profile, c.id, v.to_json())
+            outcomes.append(ClaimOutcome(c, v))
+        meta["elapsed_s"] = time.perf_counter() - clock
+        db.finish_run(run_id, meta)
+    return RunResult(outcomes, meta)

@@ -1,0 +1,105 @@
+"""Verdicts: what a claim's check concludes, with the numbers and error rates behind it."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+__all__ = ["HOLDS", "HOLDS_AFTER_CORRECTION", "INCONCLUSIVE", "OUTCOMES", "VIOLATED", "Verdict"]
+
+#: the printed statement survives a test that could have caught a violation of the stated power.
+HOLDS = "holds"
+#: the data contradict the printed statement at the stated level.
+VIOLATED = "violated"
+#: the printed statement is violated and the corrected statement of the errata ledger holds.
+HOLDS_AFTER_CORRECTION = "holds_after_correction"
+#: neither: the interval straddles the bound.
+INCONCLUSIVE = "inconclusive"
+OUTCOMES = (HOLDS, VIOLATED, HOLDS_AFTER_CORRECTION, INCONCLUSIVE)
+
+
+def _finite_or_none(value):
+    """JSON has no inf or NaN: such values are written as null."""
+    if value is None:
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of a claim's check.
+
+    Attributes
+    ----------
+    claim_id : str
+    verdict : str
+        One of :data:`OUTCOMES`.
+    rule : str
+        The decision rule (DESIGN.md, Statistics), e.g. ``"probability bound"``.
+    statistic : float
+        The measured quantity the rule compares with the bound (e.g. a tail frequency).
+    bound : float
+        The bound it is compared with, as printed.
+    interval : tuple of float
+        Confidence interval of the statistic at ``level``.
+    level : float
+        Coverage of ``interval`` (``1 - alpha`` for two-sided rules, or as stated).
+    alpha : float
+        The share of the run's family-wise false-alarm budget this claim used (Holm).
+    power : float
+        The smallest violation the check detects with probability 0.9, in the statistic's units.
+    tightness : float
+        Measured / bound: how close the instances came to the bound (1 means attained).
+    counterexample : dict or None
+        Seed and instance of a violation, when there is one.
+    elapsed_s : float
+        Seconds spent on the claim's trials and decision.
+    n_trials : int
+    pvalue : float
+        p-value of the test of the printed statement (H0: it holds), used by Holm.
+    details : dict
+        Per-instance figures and, for a corrected claim, the corrected check's numbers.
+    """
+
+    claim_id: str
+    verdict: str
+    rule: str
+    statistic: float
+    bound: float
+    interval: tuple[float, float]
+    level: float
+    alpha: float
+    power: float
+    tightness: float
+    counterexample: dict | None
+    elapsed_s: float
+    n_trials: int
+    pvalue: float
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.verdict not in OUTCOMES:
+            raise ValueError(f"verdict must be one of {OUTCOMES}, got {self.verdict!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (non-finite numbers become null)."""
+        out = asdict(self)
+        for key in ("statistic", "bound", "level", "alpha", "power", "tightness", "elapsed_s", "pvalue"):
+            out[key] = _finite_or_none(out[key])
+        out["interval"] = [_finite_or_none(v) for v in self.interval]
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Verdict:
+        """Inverse of :meth:`to_json` (null numbers come back as NaN)."""
+        data = dict(data)
+        for key in ("statistic", "bound", "level", "alpha", "power", "tightness", "elapsed_s", "pvalue"):
+            data[key] = math.nan if data[key] is None else data[key]
+        data["interval"] = tuple(math.nan if v is None else v for v in data["interval"])
+        return cls(**data)
+
+    def with_elapsed(self, elapsed_s: float) -> Verdict:
+        """The same verdict with its time filled in."""
+        return Verdict(**{**asdict(self), "interval": self.interval, "elapsed_s": float(elapsed_s)})
