@@ -98,8 +98,10 @@ def _trial_count(path):
 
 def test_sigkill_then_resume_loses_and_repeats_no_trial(tmp_path):
     store = tmp_path / "killed.sqlite"
-    total = sum(catalog.get(c).config("quick")["n_trials"] for c in CLAIMS)
-    cmd = [sys.executable, "-m", "verification", "run", *CLAIMS, "--profile", "quick", "--seed", "11",
+    # The smoke profile's ~14 batches take about a second after the first lands: a poll
+    # every 10 ms kills the run part-way.
+    total = sum(catalog.get(c).config("smoke")["n_trials"] for c in CLAIMS)
+    cmd = [sys.executable, "-m", "verification", "run", *CLAIMS, "--profile", "smoke", "--seed", "11",
            "--jobs", "1", "--quiet", "--store", str(store)]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
@@ -113,9 +115,9 @@ def test_sigkill_then_resume_loses_and_repeats_no_trial(tmp_path):
         proc.stderr.close()
     partial = _trial_count(store)
     assert 0 < partial < total  # killed part-way
-    resumed = runner.run(CLAIMS, profile="quick", seed=11, jobs=1, store=store, quiet=True)
+    resumed = runner.run(CLAIMS, profile="smoke", seed=11, jobs=1, store=store, quiet=True)
     assert _trial_count(store) == total  # no trial lost, none counted twice (the key is unique)
-    fresh = runner.run(CLAIMS, profile="quick", seed=11, jobs=1, store=tmp_path / "fresh.sqlite", quiet=True)
+    fresh = runner.run(CLAIMS, profile="smoke", seed=11, jobs=1, store=tmp_path / "fresh.sqlite", quiet=True)
     assert _comparable(resumed) == _comparable(fresh)
 
 

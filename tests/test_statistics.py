@@ -32,6 +32,7 @@ from verification.statistics import (
     empirical_bernstein_interval,
     hoeffding_detectable_shift,
     hoeffding_interval,
+    hoeffding_sample_size,
     holm,
     loglog_fit,
     mean_interval,
@@ -646,3 +647,11 @@ BAD_INPUTS = [
 def test_bad_input_names_the_argument(function, args, kwargs, error, name):
     with pytest.raises(error, match=rf"\b{name}\b"):
         function(*args, **kwargs)
+
+
+def test_hoeffding_sample_size_inverts_the_detectable_shift():
+    n = hoeffding_sample_size(-1.0, 1.0, 0.05, 1e-4, 0.9)
+    assert hoeffding_detectable_shift(n, -1.0, 1.0, 1e-4, 0.9) <= 0.05
+    assert hoeffding_detectable_shift(n - 1, -1.0, 1.0, 1e-4, 0.9) > 0.05
+    with pytest.raises(ValueError, match="shift"):
+        hoeffding_sample_size(-1.0, 1.0, 0.0, 1e-4)

@@ -13,6 +13,7 @@ module-level functions, never closures.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import json
@@ -27,6 +28,8 @@ import numpy as np
 from verification.verdicts import OUTCOMES, Verdict
 
 __all__ = [
+    "DESIGN_ALPHA",
+    "DESIGN_POWER",
     "PAPERS",
     "PROFILES",
     "Claim",
@@ -48,6 +51,12 @@ PAPERS = {
 }
 #: profiles, from seconds (unit tests) to the committed report (DESIGN.md, Runner).
 PROFILES = ("smoke", "quick", "full")
+#: the false-alarm level sample sizes are planned for: a CI run's family-wise budget of 1e-3
+#: (DESIGN.md, Statistics) shared by up to 30 claims.  A run with fewer claims gives each a
+#: larger share (Holm), so the planned power is a floor.
+DESIGN_ALPHA = 1e-3 / 30
+#: the detection probability sample sizes are planned for (the "power" of a verdict).
+DESIGN_POWER = 0.9
 
 
 @dataclass(frozen=True)
@@ -93,7 +102,9 @@ class Claim:
     expected : str
         The verdict the project expects, fixed before running it (one of the outcomes).
     configs : mapping profile -> dict
-        JSON-ready configuration per profile; ``"n_trials"`` is required.
+        JSON-ready configuration per profile; ``"n_trials"`` is required.  A value may be
+        a callable without arguments (a planned sample size, say), evaluated on first use
+        so that loading the catalog stays fast.
     trial : callable ``(config, seed) -> dict``
         One trial: a pure function of the configuration and a SeedSequence.
     decide : callable ``(records, config, alpha) -> Verdict``
@@ -122,13 +133,22 @@ class Claim:
             raise ValueError(f"claim {self.id}: configs lack a profile or its n_trials: {missing}")
 
     def config(self, profile: str) -> dict[str, Any]:
-        """The configuration of ``profile``."""
+        """The configuration of ``profile``, with its deferred values evaluated."""
         if profile not in PROFILES:
             raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
-        return dict(self.configs[profile])
+        return {k: _evaluated(v) for k, v in self.configs[profile].items()}
 
     def sources_json(self) -> list[dict[str, str]]:
         return [{"paper": s.paper, "location": s.location, "statement": s.statement} for s in self.sources]
+
+
+@functools.cache
+def _cached_call(fn):
+    return fn()
+
+
+def _evaluated(value):
+    return _cached_call(value) if callable(value) else value
 
 
 _CATALOG: dict[str, Claim] = {}

@@ -7,6 +7,7 @@ of EST_SCALAR_PROD is unbiased for ``<f, Phi(x)>`` and
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -15,7 +16,7 @@ from iln import theory
 from iln.estimator import estimate_scalar_product
 from iln.random_streams import child
 from verification import statistics
-from verification.catalog import Claim, Erratum, Source, register
+from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Erratum, Source, register
 from verification.claims.iln.instances import DESCRIPTIONS, estimator_instance
 from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, VIOLATED, Verdict
 
@@ -57,7 +58,9 @@ def unbiased_decide(records, config, alpha) -> Verdict:
         values = np.array([r[key] for r in records])
         interval = statistics.mean_interval(values, -a, a, 1 - share)
         bias = float(values.mean() - inst.exact)
-        detectable = statistics.hoeffding_detectable_shift(n, -a, a, share)
+        # mean_interval holds Hoeffding's interval at half the level; detecting with it detects
+        # with the (narrower) intersection.
+        detectable = statistics.hoeffding_detectable_shift(n, -a, a, share / 2)
         covered = interval.low <= inst.exact <= interval.high
         # Hoeffding's two-sided p-value of H0 "E is unbiased" for this instance.
         p = min(1.0, 2.0 * math.exp(-n * bias**2 / (2 * a**2)))
@@ -89,6 +92,14 @@ def unbiased_decide(records, config, alpha) -> Verdict:
 _ALG2 = r"E = \frac{\|\alpha\|_1}{m}\sum_{k=1}^m \operatorname{sgn}(\alpha_{i_k})\psi(\mathbf{x}_{i_k};\bar{\mathbf{w}}_k)\psi(\mathbf{x};\bar{\mathbf{w}}_k)"
 _UNBIASED = r"\text{E is an unbiased estimator for } \langle f, \Phi(\mathbf{x})\rangle,\quad f=\sum_i \alpha_i\Phi(\mathbf{x}_i)"
 
+def _unbiased_trials(instances, methods, bias):
+    """Trials to detect a bias of ``bias * ||alpha||_1`` (E lies in [-||alpha||_1, ||alpha||_1])
+    with the design power, at the design level split over the (instance, method) pairs and
+    halved for mean_interval's Hoeffding part."""
+    alpha = DESIGN_ALPHA / (2 * len(instances) * len(methods))
+    return statistics.hoeffding_sample_size(-1.0, 1.0, bias, alpha, DESIGN_POWER)
+
+
 register(Claim(
     id="iln.alg2.unbiased",
     title="Algorithm 2 (EST_SCALAR_PROD) is unbiased",
@@ -100,10 +111,12 @@ register(Claim(
     expected=HOLDS,
     configs={
         "smoke": {"n_trials": 300, "m": 16, "instances": ["two_point", "cancelling"], "methods": ["fast"]},
-        "quick": {"n_trials": 4000, "m": 32, "instances": _UNBIASED_INSTANCES,
-                  "methods": ["fast", "numpy"]},
-        "full": {"n_trials": 20000, "m": 32, "instances": _UNBIASED_INSTANCES,
-                 "methods": ["fast", "numpy", "reference"]},
+        # Detect a bias of 5% (quick) and 2% (full) of ||alpha||_1.
+        "quick": {"n_trials": functools.partial(_unbiased_trials, _UNBIASED_INSTANCES, ("fast", "numpy"), 0.05), "m": 32,
+                  "instances": _UNBIASED_INSTANCES, "methods": ["fast", "numpy"]},
+        "full": {"n_trials": functools.partial(_unbiased_trials, _UNBIASED_INSTANCES,
+                                                  ("fast", "numpy", "reference"), 0.02),
+                 "m": 32, "instances": _UNBIASED_INSTANCES, "methods": ["fast", "numpy", "reference"]},
     },
     trial=unbiased_trial,
     decide=unbiased_decide,
@@ -220,6 +233,14 @@ _GRID_FULL = [*_GRID_TWO_POINT,
               {"instance": "cancelling", "m": 4, "eps_rel": 0.5},
               {"instance": "section6", "m": 100, "eps_rel": 0.17}]
 
+def _hoeffding_trials(grid, ratio):
+    """Trials to detect a tail ``ratio`` times the smallest printed bound of the grid with the
+    design power, at the design level split over the grid and over the printed and corrected
+    checks."""
+    p0 = min(float(theory.hoeffding_tail_printed(g["m"], g["eps_rel"], 1.0)) for g in grid)
+    return statistics.binomial_sample_size(p0, DESIGN_ALPHA / (2 * len(grid)), DESIGN_POWER, ratio * p0)
+
+
 register(Claim(
     id="iln.lemma4.hoeffding",
     title="Hoeffding tail of Algorithm 2's estimate",
@@ -231,8 +252,9 @@ register(Claim(
     expected=HOLDS_AFTER_CORRECTION,
     configs={
         "smoke": {"n_trials": 400, "grid": _GRID_TWO_POINT[:2]},
-        "quick": {"n_trials": 4000, "grid": _GRID_FULL},
-        "full": {"n_trials": 40000, "grid": _GRID_FULL},
+        # Detect a tail twice (quick) and 1.5 times (full) the smallest printed bound.
+        "quick": {"n_trials": functools.partial(_hoeffding_trials, _GRID_FULL, 2.0), "grid": _GRID_FULL},
+        "full": {"n_trials": functools.partial(_hoeffding_trials, _GRID_FULL, 1.5), "grid": _GRID_FULL},
     },
     trial=hoeffding_trial,
     decide=hoeffding_decide,
