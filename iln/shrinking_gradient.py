@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from iln import estimator, random_streams, theory
+from iln.budget import Budget
 from iln.features import FeatureFamily
 
 __all__ = ["UPDATES", "ShrinkingGradientResult", "Trace", "shrinking_gradient"]
@@ -63,6 +64,8 @@ class Trace:
         ``alpha_t^(t+1)``, the coefficient given to ``x_t`` (0 on a shrink round).
     labels : ndarray (T,)
         ``y_t`` as played (an adaptive label sequence is only known after the run).
+    samples : ndarray of int (T,)
+        Samples Algorithm 2 drew at round t (0 while ``alpha^(t) = 0``).
     """
 
     estimate: np.ndarray
@@ -74,6 +77,7 @@ class Trace:
     shrink: np.ndarray
     step: np.ndarray
     labels: np.ndarray
+    samples: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -117,6 +121,12 @@ class ShrinkingGradientResult:
     def T(self) -> int:
         """Number of rounds."""
         return self.X.shape[0]
+
+    @property
+    def budget(self) -> Budget:
+        """Training budget (:mod:`iln.budget`): each sample of Algorithm 2 is one ``w``, two ``psi``."""
+        drawn = int(self.trace.samples.sum())
+        return Budget(features_sampled=drawn, psi_evaluations=2 * drawn)
 
     @property
     def cumulative_loss(self) -> float:
@@ -280,6 +290,7 @@ def shrinking_gradient(X, y, family, *, B, seed, eta=None, m=None, update: str =
     f_norm_sq = np.full(T + 1, np.nan)
     shrink = np.zeros(T, dtype=bool)
     step = np.zeros(T)
+    samples = np.zeros(T, dtype=np.int64)
     if K is not None:
         f_norm_sq[0] = 0.0
     alpha_l1[0] = 0.0
@@ -297,6 +308,8 @@ def shrinking_gradient(X, y, family, *, B, seed, eta=None, m=None, update: str =
         E = estimator.estimate_validated(past, X[:t], X[t], m, family,
                                          random_streams.child(seed, t + 1), method)
         estimate[t] = E
+        # Algorithm 2 samples only when alpha^(t) != 0 (its "if alpha = 0" branch).
+        samples[t] = m if np.any(past) else 0
         if K is not None:
             inner[t] = float(K[t, :t] @ past)
         if abs(E) < threshold:
@@ -324,6 +337,7 @@ def shrinking_gradient(X, y, family, *, B, seed, eta=None, m=None, update: str =
         shrink=shrink,
         step=step,
         labels=played,
+        samples=samples,
     )
     return ShrinkingGradientResult(
         alpha=alpha, alpha_mean=alpha_sum / T, alpha_history=history, X=X, trace=trace,

@@ -224,3 +224,12 @@ def test_a_custom_family_runs_without_an_oracle():
     r = shrinking_gradient(_repeated_point(6, 0.5), np.linspace(-1, 1, 6), fam, B=1.0, m=50, seed=0)
     assert np.all(np.isnan(r.trace.loss_exact))
     assert np.all(np.isfinite(r.trace.loss_estimated))
+
+
+def test_budget_counts_the_samples_of_algorithm_2():
+    X = _repeated_point(5)
+    r = shrinking_gradient(X, np.array([1.0, 0.0, 0.0, 0.0, 0.0]), FAMILY, B=1.0, eta=0.5, m=7, seed=0)
+    # Round 1 has alpha = 0 (no sampling); rounds 2-5 draw m = 7 each, two psi per draw.
+    np.testing.assert_array_equal(r.trace.samples, [0, 7, 7, 7, 7])
+    assert r.budget.features_sampled == 28
+    assert r.budget.psi_evaluations == 56
