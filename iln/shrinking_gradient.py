@@ -227,9 +227,20 @@ def _validate(X, y, family, B, eta, m, update, method, oracle):
     return X, labels, B, eta, m
 
 
+def _check_warm_start(warm, family, B, update, method, eta, m):
+    """Continue only a run of the same learner; its eta and m are the defaults."""
+    if not isinstance(warm, ShrinkingGradientResult):
+        raise TypeError(f"warm_start must be a ShrinkingGradientResult, got {type(warm).__name__}")
+    for name, mine, theirs in (("family", family, warm.family), ("B", B, warm.B),
+                               ("update", update, warm.update), ("method", method, warm.method)):
+        if mine is not theirs and mine != theirs:
+            raise ValueError(f"{name} must match the warm start's ({theirs!r}), got {mine!r}")
+    return (warm.eta if eta is None else eta), (warm.m if m is None else m)
+
+
 def shrinking_gradient(X, y, family, *, B, seed, eta=None, m=None, update: str = "descent",
-                       method: str = "fast", oracle=None,
-                       record_alpha: bool = False) -> ShrinkingGradientResult:
+                       method: str = "fast", oracle=None, record_alpha: bool = False,
+                       warm_start: ShrinkingGradientResult | None = None) -> ShrinkingGradientResult:
     """Run SHRINKING_GRADIENT (ICML Algorithm 1; arXiv Algorithm 1) for T = len(X) rounds.
 
     Parameters
@@ -262,13 +273,23 @@ def shrinking_gradient(X, y, family, *, B, seed, eta=None, m=None, update: str =
         decisions never read it (``tests/test_oracle_isolation.py``).
     record_alpha : bool, default=False
         Keep ``alpha^(t)`` for every t (memory ``(T + 1) * T`` floats).
+    warm_start : ShrinkingGradientResult, optional
+        Continue that run: its rounds come first and these are rounds ``T0 + 1, ...``;
+        ``eta`` and ``m`` default to its values, ``B``, ``family``, ``update`` and
+        ``method`` must match.  Round t still uses child t of ``seed``, so two runs
+        continued with the same seed give the numbers of one run over all the rounds.
 
     Returns
     -------
     ShrinkingGradientResult
     """
+    if warm_start is not None:
+        eta, m = _check_warm_start(warm_start, family, B, update, method, eta, m)
     X, labels, B, eta, m = _validate(X, y, family, B, eta, m, update, method, oracle)
     seed = random_streams.as_seed_sequence(seed)
+    T0 = 0 if warm_start is None else warm_start.T
+    if warm_start is not None:
+        X = np.vstack([warm_start.X, X])
     T = X.shape[0]
     threshold = theory.SHRINK_THRESHOLD * B
     shrink_factor = theory.SHRINK_FACTOR
@@ -291,11 +312,25 @@ def shrinking_gradient(X, y, family, *, B, seed, eta=None, m=None, update: str =
     shrink = np.zeros(T, dtype=bool)
     step = np.zeros(T)
     samples = np.zeros(T, dtype=np.int64)
+    alpha_l1[0] = 0.0
     if K is not None:
         f_norm_sq[0] = 0.0
-    alpha_l1[0] = 0.0
+    if warm_start is not None:
+        old = warm_start.trace
+        for mine, theirs in ((estimate, old.estimate), (inner, old.inner_exact), (played, old.labels),
+                             (alpha_l1, old.alpha_l1), (f_norm_sq, old.f_norm**2), (shrink, old.shrink),
+                             (step, old.step), (samples, old.samples)):
+            mine[: len(theirs)] = theirs
+        alpha[:T0] = warm_start.alpha
+        alpha_sum[:T0] = warm_start.alpha_mean * T0
+        if history is not None:
+            if warm_start.alpha_history is None:
+                raise ValueError("record_alpha needs a warm_start that recorded alpha")
+            history[: T0 + 1, :T0] = warm_start.alpha_history
+        if K is not None and not np.isfinite(f_norm_sq[T0]):
+            f_norm_sq[T0] = float(alpha[:T0] @ K[:T0, :T0] @ alpha[:T0])
 
-    for t in range(T):  # round t + 1 of the paper
+    for t in range(T0, T):  # round t + 1 of the paper
         past = alpha[:t]
         alpha_sum[:t] += past
         if history is not None:
@@ -303,7 +338,7 @@ def shrinking_gradient(X, y, family, *, B, seed, eta=None, m=None, update: str =
         if callable(labels):
             y_t = _check_label(labels(t + 1, X[t].copy(), past.copy(), X[:t].copy()), t + 1)
         else:
-            y_t = labels[t]
+            y_t = labels[t - T0]
         played[t] = y_t
         E = estimator.estimate_validated(past, X[:t], X[t], m, family,
                                          random_streams.child(seed, t + 1), method)
@@ -323,7 +358,9 @@ def shrinking_gradient(X, y, family, *, B, seed, eta=None, m=None, update: str =
             alpha[:t] *= shrink_factor
             if K is not None:
                 f_norm_sq[t + 1] = f_norm_sq[t] * shrink_factor**2
-        alpha_l1[t + 1] = np.abs(alpha).sum()
+        # Over the prefix that can be non-zero: a sum over the trailing zeros of a longer
+        # run would round differently, and a warm-started run must give the same numbers.
+        alpha_l1[t + 1] = np.abs(alpha[: t + 1]).sum()
 
     if history is not None:
         history[T] = alpha

@@ -55,7 +55,9 @@ def test_reference_and_fast_estimators_have_the_same_law(instance, seed):
     fast = [estimate_scalar_product(alpha, X, x, 8, family, seed=s) for s in base.spawn(150)]
     # KS two-sample test, conservative for these discrete laws: false alarm <= 1e-6
     # per example (8 examples); detects a gap in the distribution functions above about 0.3.
-    assert stats.ks_2samp(ref, fast).pvalue > 1e-6
+    # The versions add the same terms in different orders, so an atom of the law can sit
+    # a few ulps apart in each (hypothesis found one): compare at 1e-9 resolution.
+    assert stats.ks_2samp(np.round(ref, 9), np.round(fast, 9)).pvalue > 1e-6
 
 
 @given(instances(), st.integers(1, 40), st.integers(0, 2**32),

@@ -102,7 +102,7 @@ def test_trace_matches_the_recorded_alphas():
     # The incremental norm update accumulates round-off over 25 rounds only.
     np.testing.assert_allclose(r.trace.f_norm, norms, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(r.alpha_mean, H[:-1].mean(axis=0), rtol=1e-12, atol=1e-15)
-    np.testing.assert_array_equal(r.trace.alpha_l1, np.abs(H).sum(axis=1))
+    np.testing.assert_allclose(r.trace.alpha_l1, np.abs(H).sum(axis=1), rtol=1e-14)
     np.testing.assert_allclose(r.trace.loss_exact, 0.5 * (inner - data.y) ** 2, rtol=1e-12, atol=1e-15)
     assert np.all(np.isnan(shrinking_gradient(data.X, data.y, fam, B=1.0, m=10, seed=0).trace.inner_exact))
 
@@ -233,3 +233,24 @@ def test_budget_counts_the_samples_of_algorithm_2():
     np.testing.assert_array_equal(r.trace.samples, [0, 7, 7, 7, 7])
     assert r.budget.features_sampled == 28
     assert r.budget.psi_evaluations == 56
+
+
+def test_warm_start_continues_the_same_run():
+    data = section6_data(24, 30, seed=4)
+    fam = RandomCoordinate(30)
+    whole = shrinking_gradient(data.X, data.y, fam, B=1.0, eta=0.3, m=200, seed=5, oracle=fam.kernel,
+                               record_alpha=True)
+    first = shrinking_gradient(data.X[:10], data.y[:10], fam, B=1.0, eta=0.3, m=200, seed=5,
+                               oracle=fam.kernel, record_alpha=True)
+    both = shrinking_gradient(data.X[10:], data.y[10:], fam, B=1.0, seed=5, oracle=fam.kernel,
+                              record_alpha=True, warm_start=first)
+    np.testing.assert_array_equal(both.alpha, whole.alpha)
+    np.testing.assert_array_equal(both.alpha_history, whole.alpha_history)
+    np.testing.assert_allclose(both.alpha_mean, whole.alpha_mean, rtol=1e-12, atol=1e-15)
+    for name in ("estimate", "alpha_l1", "shrink", "step", "samples", "labels"):
+        np.testing.assert_array_equal(getattr(both.trace, name), getattr(whole.trace, name))
+    np.testing.assert_allclose(both.trace.f_norm, whole.trace.f_norm, rtol=1e-12)
+    with pytest.raises(ValueError, match="B must match"):
+        shrinking_gradient(data.X[10:], data.y[10:], fam, B=2.0, seed=5, warm_start=first)
+    with pytest.raises(TypeError, match="warm_start"):
+        shrinking_gradient(data.X[10:], data.y[10:], fam, B=1.0, seed=5, warm_start="run")
