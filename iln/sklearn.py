@@ -1,0 +1,203 @@
+"""scikit-learn estimators for the learners of :mod:`iln`.
+
+``ShrinkingGradientRegressor`` (Algorithm 1 of the ILN paper), and the
+baselines it is compared with, behind the usual ``fit`` / ``partial_fit`` /
+``predict`` / ``get_params`` / ``set_params`` interface, so that they drop into
+pipelines next to ``RBFSampler`` + ``SGDRegressor``.
+
+The paper's learners work in a fixed domain: labels in ``[-1, 1]`` (ICML and
+arXiv Section 2) and inputs where ``|psi(x; w)| < 1``.  The estimators map the
+data there and back: targets are divided by the largest ``|y|`` of the first
+call of ``fit``/``partial_fit`` (later targets beyond it are clipped), and
+inputs, for the families that need it, by the largest entry (random
+coordinates) or the largest row norm (neurons on the sphere) of that call
+(later inputs beyond it are clipped back into the domain).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from iln import estimator as _estimator
+from iln import features, random_streams
+from iln.shrinking_gradient import UPDATES, shrinking_gradient
+
+__all__ = ["FAMILIES", "ShrinkingGradientRegressor"]
+
+#: feature families by name; ``family_params`` are passed to the constructor.
+FAMILIES = {
+    "coordinate": features.RandomCoordinate,
+    "fourier": features.RandomFourier,
+    "sign": features.RandomSign,
+    "relu": features.RandomReLU,
+    "sigmoid": features.RandomSigmoid,
+    "stump": features.RandomStump,
+}
+# Inputs strictly inside the domain: a margin far above round-off, far below the data's scale.
+_MARGIN = 1e-6
+
+
+class _Domain:
+    """The map of raw inputs and targets into the paper's domain, fitted on the first call."""
+
+    def __init__(self, family: features.FeatureFamily, X: np.ndarray, y: np.ndarray):
+        if isinstance(family, features.RandomCoordinate):
+            self.kind, extent = "box", np.max(np.abs(X), initial=0.0)
+        elif isinstance(family, features.SphereNeuron):
+            self.kind, extent = "ball", np.max(np.linalg.norm(X, axis=1), initial=0.0)
+        else:
+            self.kind, extent = "free", 1.0
+        self.x_scale = float(extent) * (1 + _MARGIN) if extent > 0 else 1.0
+        top = float(np.max(np.abs(y), initial=0.0))
+        self.y_scale = top if top > 0 else 1.0
+
+    def inputs(self, X: np.ndarray) -> np.ndarray:
+        Z = X / self.x_scale
+        if self.kind == "box":
+            return np.clip(Z, -1 + _MARGIN, 1 - _MARGIN)
+        if self.kind == "ball":
+            norms = np.linalg.norm(Z, axis=1, keepdims=True)
+            return np.where(norms > 1, Z / np.maximum(norms, 1e-300), Z)
+        return Z
+
+    def targets(self, y: np.ndarray) -> np.ndarray:
+        return np.clip(y / self.y_scale, -1.0, 1.0)
+
+
+def _make_family(family, family_params, n_features: int) -> features.FeatureFamily:
+    if isinstance(family, features.FeatureFamily):
+        if family.dim != n_features:
+            raise ValueError(f"family has input dimension {family.dim}, X has {n_features} features")
+        return family
+    return FAMILIES[family](n_features, **(family_params or {}))
+
+
+def _seed_of(random_state) -> np.random.SeedSequence:
+    """``random_state`` as a seed: an int or SeedSequence as given, None for fresh entropy
+    (scikit-learn's convention; pass an int to reproduce a fit)."""
+    if random_state is None:
+        return np.random.SeedSequence()
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.SeedSequence(int(random_state.randint(0, 2**31 - 1)))
+    return random_streams.as_seed_sequence(random_state, "random_state")
+
+
+class _FeatureRegressor(RegressorMixin, BaseEstimator):
+    """Shared by the regressors: validation, the domain map and the family."""
+
+    _parameter_constraints: dict = {
+        "family": [StrOptions(set(FAMILIES)), features.FeatureFamily],
+        "family_params": [dict, None],
+        "random_state": ["random_state"],
+    }
+
+    def _prepare(self, X, y, first: bool):
+        X, y = validate_data(self, X, y, reset=first, y_numeric=True, dtype=np.float64)
+        if first:
+            self.family_ = _make_family(self.family, self.family_params, X.shape[1])
+            self.domain_ = _Domain(self.family_, X, y)
+        return self.domain_.inputs(X), self.domain_.targets(y)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.non_deterministic = self.random_state is None
+        return tags
+
+
+class ShrinkingGradientRegressor(_FeatureRegressor):
+    """SHRINKING_GRADIENT (ICML Algorithm 1; arXiv Algorithm 1) as a scikit-learn regressor.
+
+    Parameters
+    ----------
+    family : {"coordinate", "fourier", "sign", "relu", "sigmoid", "stump"} or FeatureFamily, default="fourier"
+        The random features ``(mu, psi)``; see :mod:`iln.features`.
+    family_params : dict, default=None
+        Keyword arguments of the family's constructor (e.g. ``{"gamma": 0.5}``).
+    B : float, default=1.0
+        Norm bound of the comparison class, ``B >= 1`` (Theorem 1).
+    eta : float, default=None
+        Step size; default ``B / (2 sqrt T)`` with T the number of samples of the first
+        call (the proof of Theorem 1).
+    m : int, default=None
+        Samples of Algorithm 2 per round; default the proof's ``m`` for that T.
+    n_predict_samples : int, default=None
+        Samples of Algorithm 2 per predicted point; default ``m``.
+    update : {"descent", "printed"}, default="descent"
+        The step's sign (see :mod:`iln.shrinking_gradient`).
+    random_state : int, SeedSequence or None, default=None
+        Seed of every draw; None draws fresh entropy.
+
+    Attributes
+    ----------
+    run_ : ShrinkingGradientResult
+        The run of Algorithm 1 on everything seen so far.
+    family_ : FeatureFamily
+    n_features_in_ : int
+
+    Notes
+    -----
+    Predictions estimate ``<f_{T+1}, Phi(x)>`` with Algorithm 2 (Theorem 1, part 3),
+    every point with the same seed, so that a point's prediction does not depend on
+    the other points of the call.
+    """
+
+    _parameter_constraints: dict = {
+        **_FeatureRegressor._parameter_constraints,
+        "B": [Interval(numbers.Real, 1, None, closed="left")],
+        "eta": [Interval(numbers.Real, 0, None, closed="neither"), None],
+        "m": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "n_predict_samples": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "update": [StrOptions(set(UPDATES))],
+    }
+
+    def __init__(self, *, family="fourier", family_params=None, B=1.0, eta=None, m=None,
+                 n_predict_samples=None, update="descent", random_state=None):
+        self.family = family
+        self.family_params = family_params
+        self.B = B
+        self.eta = eta
+        self.m = m
+        self.n_predict_samples = n_predict_samples
+        self.update = update
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        """Run Algorithm 1 for one pass over ``(X, y)``, in order."""
+        self._validate_params()
+        for name in ("run_", "seed_"):
+            self.__dict__.pop(name, None)
+        return self._learn(X, y, first=True)
+
+    def partial_fit(self, X, y):
+        """Continue the run with the rounds ``(X, y)`` (one round per row)."""
+        first = not hasattr(self, "run_")
+        if first:
+            self._validate_params()
+        return self._learn(X, y, first=first)
+
+    def _learn(self, X, y, first):
+        X, y = self._prepare(X, y, first)
+        if first:
+            self.seed_ = _seed_of(self.random_state)
+        self.run_ = shrinking_gradient(
+            X, y, self.family_, B=float(self.B), seed=self.seed_, eta=self.eta, m=self.m,
+            update=self.update, warm_start=None if first else self.run_,
+        )
+        return self
+
+    def predict(self, X):
+        """Algorithm 2's estimate of ``<f_{T+1}, Phi(x)>`` at each point, in the targets' units."""
+        check_is_fitted(self, "run_")
+        X = self.domain_.inputs(validate_data(self, X, reset=False, dtype=np.float64))
+        m = self.n_predict_samples or self.run_.m
+        seed = random_streams.child(self.seed_, 0)
+        run = self.run_
+        return self.domain_.y_scale * np.array([
+            _estimator.estimate_validated(run.alpha, run.X, x, m, run.family, seed, run.method)
+            for x in X
+        ])

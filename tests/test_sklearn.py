@@ -1,0 +1,63 @@
+"""The scikit-learn estimators pass ``check_estimator``; expected failures carry their reason."""
+
+import numpy as np
+import pytest
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from iln.sklearn import ShrinkingGradientRegressor
+
+ONE_PASS = (
+    "one online pass with the paper's norm bound B = 1 does not fit the check's training data to "
+    "R^2 > 0.5: the estimator learns a predictor of norm at most about B online, it does not "
+    "interpolate (ICML/arXiv Theorem 1 bounds its regret, not its training error)"
+)
+EXPECTED_FAILURES = {
+    "ShrinkingGradientRegressor": {"check_regressors_train": ONE_PASS},
+}
+
+ESTIMATORS = [ShrinkingGradientRegressor(random_state=0, m=200)]
+
+
+@parametrize_with_checks(ESTIMATORS, expected_failed_checks=lambda est: EXPECTED_FAILURES.get(type(est).__name__, {}))
+def test_check_estimator(estimator, check):
+    check(estimator)
+
+
+def _data(n=60, d=3, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    y = np.sin(X[:, 0]) + 0.5 * X[:, 1]
+    return X, y
+
+
+def test_partial_fit_in_two_halves_equals_fit():
+    X, y = _data()
+    whole = ShrinkingGradientRegressor(random_state=3, m=300, eta=0.2).fit(X, y)
+    halves = ShrinkingGradientRegressor(random_state=3, m=300, eta=0.2)
+    halves.partial_fit(X[:30], y[:30]).partial_fit(X[30:], y[30:])
+    np.testing.assert_array_equal(halves.run_.alpha, whole.run_.alpha)
+    np.testing.assert_array_equal(halves.predict(X[:5]), whole.predict(X[:5]))
+
+
+def test_learns_something_and_predictions_are_in_target_units():
+    X, y = _data(n=400)
+    est = ShrinkingGradientRegressor(family="fourier", family_params={"gamma": 0.5}, B=4.0,
+                                     random_state=0, m=2000).fit(X, y)
+    pred = est.predict(X)
+    # Better than predicting 0 after one pass (a weak, honest bar for an online learner).
+    assert np.mean((pred - y) ** 2) < np.mean(y**2)
+
+
+@pytest.mark.parametrize("family", ["coordinate", "relu", "sigmoid", "sign", "stump"])
+def test_every_family_maps_the_data_into_its_domain(family):
+    X, y = _data(n=40)
+    est = ShrinkingGradientRegressor(family=family, random_state=0, m=100).fit(X * 10, y * 7)
+    assert est.predict(X * 30).shape == (40,)  # inputs beyond the training range are clipped
+
+
+def test_bad_parameters_name_the_parameter():
+    X, y = _data()
+    with pytest.raises(ValueError, match="'B' parameter"):
+        ShrinkingGradientRegressor(B=0.5).fit(X, y)
+    with pytest.raises(ValueError, match="'family' parameter"):
+        ShrinkingGradientRegressor(family="wavelet").fit(X, y)
