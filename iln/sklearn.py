@@ -17,6 +17,7 @@ coordinates) or the largest row norm (neurons on the sphere) of that call
 from __future__ import annotations
 
 import numbers
+from typing import ClassVar
 
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
@@ -90,7 +91,7 @@ def _seed_of(random_state) -> np.random.SeedSequence:
 class _FeatureRegressor(RegressorMixin, BaseEstimator):
     """Shared by the regressors: validation, the domain map and the family."""
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: ClassVar[dict] = {
         "family": [StrOptions(set(FAMILIES)), features.FeatureFamily],
         "family_params": [dict, None],
         "random_state": ["random_state"],
@@ -146,7 +147,7 @@ class ShrinkingGradientRegressor(_FeatureRegressor):
     the other points of the call.
     """
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: ClassVar[dict] = {
         **_FeatureRegressor._parameter_constraints,
         "B": [Interval(numbers.Real, 1, None, closed="left")],
         "eta": [Interval(numbers.Real, 0, None, closed="neither"), None],
