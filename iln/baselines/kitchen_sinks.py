@@ -1,0 +1,515 @@
+"""Random Kitchen Sinks and the AdaBoost competitor of its Figure 1.
+
+Rahimi & Recht, *Weighted Sums of Random Kitchen Sinks* (``papers/004``), Algorithm 1:
+
+1. draw ``w_1, ..., w_K`` iid from ``p`` (here a :class:`~iln.features.FeatureFamily`'s
+   sampler; the learner never reads the family's oracle kernel, DESIGN.md principle 1);
+2. featurize ``z_i = [phi(x_i; w_1), ..., phi(x_i; w_K)]``;
+3. with ``w`` fixed, minimise the empirical risk (004 eq. 1, 3)
+   ``(1/m) sum_i c(alpha . z_i, y_i)`` over ``alpha in R^K``, optionally subject to
+   ``||alpha||_inf <= C / K`` (004 eq. 4).
+
+Scaling conventions (004 Algorithm 1 and eq. 8).  The model is
+``f(x) = sum_k alpha_k phi(x; w_k)`` with *no* ``1/K`` factor on the features: the
+``1/K`` sits in the constraint, ``|alpha_k| <= C/K``.  In the proof of 004 Lemma 1 the
+coefficients are ``alpha_k = beta_k / K`` with ``beta_k = alpha(w_k) / p(w_k)``, so
+``K ||alpha||_inf`` is the importance ratio ``C`` of 004 eq. (6) and
+``K ||alpha||_2^2 = (1/K) sum_k beta_k^2`` is the Monte-Carlo estimate of the squared
+norm ``int alpha(w)^2 / p(w) dw``; this is why the optional ridge penalty below is
+``ridge * K * ||alpha||^2`` (its limit in K is kernel ridge regression with a fixed
+regulariser).  The project's families keep ``|psi| < 1`` (004 asks ``|phi| <= 1``):
+:class:`~iln.features.RandomStump` is ``0.999 * sign(x_d - t)`` rather than 004's
+``sign(x_d - t)`` (Section 4), so its ``alpha`` is the paper's divided by 0.999;
+:class:`~iln.features.RandomFourier` is ``cos(w.x + b)`` without the ``sqrt(2)`` of
+Rahimi & Recht 2007, so its kernel is half the Gaussian kernel.
+
+Solvers.
+
+* ``loss="quadratic"``, ``C=None`` (the default, as 004 Section 4 does in practice: "we
+  let C be large enough that the constraint (4) remains inactive"): least squares,
+  ``numpy.linalg.lstsq`` (minimum-norm solution when ``Z`` is rank deficient), or with
+  ``ridge > 0`` the ridge solution via the SVD of ``Z``.
+* ``loss="quadratic"``, ``C`` given: box-constrained least squares, solved exactly by
+  the bounded-variable least-squares active-set method (``scipy.optimize.lsq_linear``,
+  ``method="bvls"``), then clipped into the box so that ``||alpha||_inf <= C/K`` holds
+  exactly rather than up to the solver's tolerance.
+* ``loss="hinge"``, ``C`` given: the linear program
+  ``min (1/m) sum_i xi_i`` s.t. ``xi_i >= 1 - y_i alpha . z_i``, ``xi >= 0``,
+  ``|alpha_k| <= C/K`` (``scipy.optimize.linprog``, HiGHS), alpha clipped as above.
+* ``loss="hinge"``, ``C=None``: 004 says the hinge case "amounts [to] fitting a *linear*
+  SVM".  Without the box the hinge risk is still bounded below (by 0) but on data that
+  the features separate its minimisers form an unbounded set (any multiple of a
+  separating ``alpha`` attains risk 0) and a vertex an LP solver returns is arbitrary.
+  The practical version is therefore the L2-regularised linear SVM
+  ``min_alpha 1/2 ||alpha||^2 + svm_C sum_i max(0, 1 - y_i alpha . z_i)``
+  (``sklearn.svm.LinearSVC``, hinge loss, no intercept since 004's model has none), i.e.
+  eq. (3) plus ``lambda ||alpha||^2`` with ``lambda = 1 / (2 m svm_C)``.
+
+The budget (:mod:`iln.budget`) of a fit is ``K`` parameters sampled and ``K * m``
+evaluations of ``psi`` (every feature on every training point).
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import time
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import optimize, sparse
+
+from iln import arguments, random_streams
+from iln.budget import Budget
+from iln.features import FeatureFamily
+
+__all__ = [
+    "LOSSES",
+    "AdaBoostResult",
+    "KitchenSinksResult",
+    "SolverConvergenceError",
+    "adaboost_stumps",
+    "random_kitchen_sinks",
+]
+
+#: losses of 004 Section 1 that Algorithm 1 is run with in 004 Section 4.
+LOSSES = ("quadratic", "hinge")
+
+# The bounded-variable least-squares solver stops when the first-order optimality
+# measure falls below this; far below any statistical effect, far above round-off.
+_BVLS_TOL = 1e-13
+# HiGHS's default feasibility tolerances are 1e-7; tighter ones make the LP's vertex
+# satisfy its KKT conditions to near round-off (the tests check them).
+_HIGHS_TOL = 1e-10
+
+
+class SolverConvergenceError(RuntimeError):
+    """A numerical solver stopped before reaching its tolerance."""
+
+
+@dataclass(frozen=True)
+class KitchenSinksResult:
+    """The function ``f(x) = sum_k alpha_k phi(x; w_k)`` that 004 Algorithm 1 returns.
+
+    Attributes
+    ----------
+    W : ndarray of shape (K, p)
+        The sampled feature parameters ``w_1, ..., w_K`` (the family's layout).
+    alpha : ndarray of shape (K,)
+        The fitted weights.
+    loss : {"quadratic", "hinge"}
+        The loss ``c`` of 004 eq. (1) and (3).
+    constrained : bool
+        Whether ``||alpha||_inf <= C/K`` (004 eq. 4) was imposed.
+    budget : Budget
+        ``K`` parameters sampled and ``K * m`` evaluations of ``psi`` in training.
+    train_seconds : float
+        Wall-clock time of sampling, featurizing and solving (004 Figure 1, column 2).
+    train_risk : float
+        Empirical risk (004 eq. 1/3) of ``alpha`` on the training data, without any
+        regulariser: mean squared error or mean hinge loss.
+    family : FeatureFamily
+        The family the features came from.
+    K : int
+        Number of random features.
+    C : float or None
+        The constraint's scalar, ``None`` when unconstrained.
+    ridge : float
+        The ridge coefficient of the quadratic loss (0 when unused).
+    svm_C : float or None
+        The linear SVM's ``C`` when the unconstrained hinge path was used.
+    seed : numpy.random.SeedSequence
+        The seed of the run.
+    """
+
+    W: np.ndarray
+    alpha: np.ndarray
+    loss: str
+    constrained: bool
+    budget: Budget
+    train_seconds: float
+    train_risk: float
+    family: FeatureFamily = field(repr=False)
+    K: int
+    C: float | None
+    ridge: float
+    svm_C: float | None
+    seed: np.random.SeedSequence
+
+    @property
+    def alpha_inf_norm(self) -> float:
+        """``||alpha||_inf``, the quantity of 004 Figure 2."""
+        return float(np.max(np.abs(self.alpha)))
+
+    def decision_function(self, X) -> np.ndarray:
+        """``f(x) = sum_k alpha_k phi(x; w_k)`` at each row of ``X`` (004 Algorithm 1, output).
+
+        Parameters
+        ----------
+        X : array of shape (n, D)
+            Points in the family's domain.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+        """
+        X = self.family.check_inputs(X, "X")
+        return self.family.psi(X, self.W) @ self.alpha
+
+    def predict(self, X) -> np.ndarray:
+        """``sign(f(x))`` in {-1, +1} for the hinge loss (0 maps to +1), ``f(x)`` for the quadratic.
+
+        Parameters
+        ----------
+        X : array of shape (n, D)
+
+        Returns
+        -------
+        ndarray of shape (n,)
+        """
+        f = self.decision_function(X)
+        if self.loss == "hinge":
+            return np.where(f >= 0.0, 1.0, -1.0)
+        return f
+
+
+def _check_labels(y, m: int, loss: str) -> np.ndarray:
+    arr = np.asarray(y)
+    if arr.dtype == object or not np.issubdtype(arr.dtype, np.number) or np.iscomplexobj(arr):
+        raise TypeError(f"y must be a real numeric array, got dtype {arr.dtype}")
+    arr = arr.astype(np.float64)
+    if arr.shape != (m,):
+        raise ValueError(f"y must have shape ({m},) to match X, got {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError("y must be finite (no NaN or inf)")
+    if loss == "hinge":
+        if not np.all(np.abs(arr) == 1.0):
+            raise ValueError("y must hold labels in {-1, +1} for the hinge loss (004 Section 1)")
+    elif arr.size and np.max(np.abs(arr)) > 1.0:
+        raise ValueError(
+            f"y must hold labels in [-1, 1] (004 Section 1 takes y in {{-1, +1}}); max |y| = "
+            f"{np.max(np.abs(arr)):.6g}"
+        )
+    return arr
+
+
+def _positive(value, name: str) -> float:
+    value = arguments.finite_real(value, name)
+    if value <= 0:
+        raise ValueError(f"{name} must be > 0, got {value}")
+    return value
+
+
+def _validate(X, y, family, K, seed, loss, C, ridge, svm_C, svm_max_iter, svm_tol):
+    if not isinstance(family, FeatureFamily):
+        raise TypeError(f"family must be an iln.features.FeatureFamily, got {type(family).__name__}")
+    X = family.check_inputs(X, "X")
+    if X.shape[0] < 1:
+        raise ValueError("X must hold at least one point (m >= 1)")
+    if not isinstance(loss, str) or loss not in LOSSES:
+        raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
+    y = _check_labels(y, X.shape[0], loss)
+    K = arguments.integer(K, "K", 1)
+    seed = random_streams.as_seed_sequence(seed)
+    C = None if C is None else _positive(C, "C")
+    ridge = arguments.finite_real(ridge, "ridge")
+    if ridge < 0:
+        raise ValueError(f"ridge must be >= 0, got {ridge}")
+    if ridge > 0 and loss != "quadratic":
+        raise ValueError("ridge applies to the quadratic loss only; the hinge loss uses svm_C or C")
+    svm_C = _positive(svm_C, "svm_C")
+    svm_max_iter = arguments.integer(svm_max_iter, "svm_max_iter", 1)
+    svm_tol = _positive(svm_tol, "svm_tol")
+    if loss == "hinge" and C is None and np.unique(y).size < 2:
+        raise ValueError("y must contain both labels -1 and +1 to fit the linear SVM (C=None)")
+    return X, y, K, seed, C, ridge, svm_C, svm_max_iter, svm_tol
+
+
+def _featurize(family: FeatureFamily, X: np.ndarray, W: np.ndarray) -> np.ndarray:
+    Z = np.asarray(family.psi(X, W), dtype=np.float64)
+    # 004 Algorithm 1 requires a bounded feature, |phi| <= 1; the bounds of its
+    # Theorem 1 mean nothing for a family that breaks it, so refuse rather than fit.
+    if not np.all(np.isfinite(Z)) or (Z.size and np.max(np.abs(Z)) > 1.0):
+        raise ValueError(f"family {family!r} returned a feature value outside [-1, 1] "
+                         "(004 Algorithm 1 requires |phi(x; w)| <= 1)")
+    return Z
+
+
+def _least_squares(Z, y, ridge, K):
+    """argmin (1/m)||Z a - y||^2 + ridge K ||a||^2 (minimum norm when ridge = 0)."""
+    if ridge == 0.0:
+        return np.linalg.lstsq(Z, y, rcond=None)[0]
+    # The SVD form never squares Z's condition number, and costs m K min(m, K)
+    # whichever of m and K is larger.
+    m = Z.shape[0]
+    U, s, Vt = np.linalg.svd(Z, full_matrices=False)
+    return Vt.T @ (s / (s**2 + m * K * ridge) * (U.T @ y))
+
+
+def _box_least_squares(Z, y, ridge, K, bound):
+    """argmin (1/m)||Z a - y||^2 + ridge K ||a||^2 subject to |a_k| <= bound."""
+    m = Z.shape[0]
+    A, b = Z, y
+    if ridge > 0:
+        # (1/m)||Z a - y||^2 + ridge K ||a||^2 = (1/m) ||[Z; sqrt(m K ridge) I] a - [y; 0]||^2.
+        A = np.vstack([Z, math.sqrt(m * K * ridge) * np.eye(K)])
+        b = np.concatenate([y, np.zeros(K)])
+    res = optimize.lsq_linear(A, b, bounds=(-bound, bound), method="bvls", tol=_BVLS_TOL)
+    if res.status < 1:
+        raise SolverConvergenceError(f"bounded least squares did not converge: {res.message}")
+    return np.clip(res.x, -bound, bound)
+
+
+def _hinge_lp(Z, y, bound):
+    """argmin (1/m) sum_i max(0, 1 - y_i a . z_i) subject to |a_k| <= bound, as an LP."""
+    m, K = Z.shape
+    # Variables [a (K), xi (m)]; xi_i >= 1 - y_i a . z_i  <=>  -y_i z_i . a - xi_i <= -1.
+    A_ub = sparse.hstack([sparse.csr_matrix(-(y[:, None] * Z)), -sparse.identity(m, format="csr")],
+                         format="csr")
+    c = np.concatenate([np.zeros(K), np.full(m, 1.0 / m)])
+    bounds = [(-bound, bound)] * K + [(0.0, None)] * m
+    res = optimize.linprog(c, A_ub=A_ub, b_ub=-np.ones(m), bounds=bounds, method="highs",
+                           options={"primal_feasibility_tolerance": _HIGHS_TOL,
+                                    "dual_feasibility_tolerance": _HIGHS_TOL})
+    if res.status != 0:
+        raise SolverConvergenceError(f"the hinge-loss linear program failed: {res.message}")
+    return np.clip(res.x[:K], -bound, bound)
+
+
+def _liblinear_seed(seed: np.random.SeedSequence) -> int:
+    return int(random_streams.child(seed, 1).generate_state(1, np.uint32)[0])
+
+
+def _linear_svm(Z, y, svm_C, seed, max_iter, tol):
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.svm import LinearSVC
+
+    svm = LinearSVC(penalty="l2", loss="hinge", dual=True, C=svm_C, fit_intercept=False,
+                    tol=tol, max_iter=max_iter, random_state=_liblinear_seed(seed))
+    # A silently unconverged SVM would put an unknown optimisation error into every
+    # comparison built on it; make it an error that says what to change.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        try:
+            svm.fit(Z, y)
+        except ConvergenceWarning as exc:
+            raise SolverConvergenceError(
+                f"the linear SVM (liblinear) did not converge in svm_max_iter={max_iter} "
+                f"iterations at svm_tol={tol}; raise svm_max_iter or svm_tol, or lower svm_C"
+            ) from exc
+    # classes_ is sorted, so coef_ scores the class +1.
+    return np.asarray(svm.coef_[0], dtype=np.float64).copy()
+
+
+def _risk(Z, y, alpha, loss) -> float:
+    f = Z @ alpha
+    if loss == "quadratic":
+        return float(np.mean((f - y) ** 2))
+    return float(np.mean(np.maximum(0.0, 1.0 - y * f)))
+
+
+def random_kitchen_sinks(X, y, family, *, K, seed, loss: str = "quadratic", C=None,
+                         ridge: float = 0.0, svm_C: float = 1.0, svm_max_iter: int = 1_000_000,
+                         svm_tol: float = 1e-4) -> KitchenSinksResult:
+    """Fit a weighted sum of random kitchen sinks (004 Algorithm 1).
+
+    Parameters
+    ----------
+    X : array of shape (m, D)
+        Training inputs in the family's domain (004 Section 4 zero-means and scales
+        each coordinate to unit variance first: see :func:`iln.datasets.standardize`).
+    y : array of shape (m,)
+        Labels: in {-1, +1} for the hinge loss, in [-1, 1] for the quadratic loss.
+    family : FeatureFamily
+        The distribution ``p(w)`` and feature ``phi(x; w)``; only sampled and evaluated.
+    K : int
+        Number of random features, ``K >= 1``.
+    seed : int or numpy.random.SeedSequence
+        Child 0 draws the features; child 1 seeds liblinear's coordinate order.
+    loss : {"quadratic", "hinge"}, default="quadratic"
+        The loss ``c`` of 004 eq. (1): ``(f - y)^2`` or ``max(0, 1 - y f)``.
+    C : float, optional
+        When given, impose ``||alpha||_inf <= C/K`` (004 eq. 4) and solve exactly
+        (bounded-variable least squares, or a linear program for the hinge loss).
+        Default ``None``: unconstrained, as 004 Section 4 runs it in practice.
+    ridge : float, default=0.0
+        Quadratic loss only: add ``ridge * K * ||alpha||^2`` to (1/m) times the squared
+        error (module docstring: the ``K`` makes the limit in ``K`` kernel ridge
+        regression with regulariser ``ridge``).  Not in 004, which uses none.
+    svm_C : float, default=1.0
+        Hinge loss with ``C=None`` only: the linear SVM's ``C`` in
+        ``1/2 ||alpha||^2 + svm_C sum_i hinge_i``.  Ignored otherwise.
+    svm_max_iter : int, default=1000000
+        Iteration cap of liblinear; a fit that reaches it raises
+        :class:`SolverConvergenceError`.
+    svm_tol : float, default=1e-4
+        liblinear's stopping tolerance.
+
+    Returns
+    -------
+    KitchenSinksResult
+
+    Raises
+    ------
+    SolverConvergenceError
+        When a solver stops before its tolerance.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from iln.features import RandomStump
+    >>> X = np.array([[-1.0], [-0.5], [0.5], [1.0]])
+    >>> y = np.array([-1.0, -1.0, 1.0, 1.0])
+    >>> fit = random_kitchen_sinks(X, y, RandomStump(1), K=50, seed=0, loss="hinge", C=50.0)
+    >>> fit.predict(X).tolist()
+    [-1.0, -1.0, 1.0, 1.0]
+    >>> bool(fit.alpha_inf_norm <= 50.0 / 50)
+    True
+    """
+    X, y, K, seed, C, ridge, svm_C, svm_max_iter, svm_tol = _validate(
+        X, y, family, K, seed, loss, C, ridge, svm_C, svm_max_iter, svm_tol)
+    start = time.perf_counter()
+    W = np.asarray(family.sample(K, random_streams.generator(random_streams.child(seed, 0))),
+                   dtype=np.float64)
+    Z = _featurize(family, X, W)
+    if loss == "quadratic":
+        alpha = (_least_squares(Z, y, ridge, K) if C is None
+                 else _box_least_squares(Z, y, ridge, K, C / K))
+    elif C is None:
+        alpha = _linear_svm(Z, y, svm_C, seed, svm_max_iter, svm_tol)
+    else:
+        alpha = _hinge_lp(Z, y, C / K)
+    seconds = time.perf_counter() - start
+    return KitchenSinksResult(
+        W=W, alpha=alpha, loss=loss, constrained=C is not None,
+        budget=Budget(features_sampled=K, psi_evaluations=K * X.shape[0]),
+        train_seconds=seconds, train_risk=_risk(Z, y, alpha, loss), family=family, K=K, C=C,
+        ridge=ridge, svm_C=svm_C if (loss == "hinge" and C is None) else None, seed=seed,
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# AdaBoost with decision stumps: 004's competitor (Section 4, Figure 1).
+# ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class AdaBoostResult:
+    """A fitted AdaBoost ensemble of decision stumps (004 Section 4, Figure 1).
+
+    Attributes
+    ----------
+    model : sklearn.ensemble.AdaBoostClassifier
+        The fitted ensemble.
+    n_estimators : int
+        Rounds asked for; :attr:`n_stumps` is the number fitted (AdaBoost stops early
+        when a stump fits the weighted sample perfectly).
+    train_seconds : float
+        Wall-clock training time.
+    seed : numpy.random.SeedSequence
+    """
+
+    model: object = field(repr=False)
+    n_estimators: int
+    train_seconds: float
+    seed: np.random.SeedSequence
+
+    @property
+    def n_stumps(self) -> int:
+        """Stumps in the fitted ensemble."""
+        return len(self.model.estimators_)
+
+    def _inputs(self, X) -> np.ndarray:
+        return _check_matrix(X, "X", self.model.n_features_in_)
+
+    def decision_function(self, X) -> np.ndarray:
+        """The ensemble's weighted vote; positive means class +1.
+
+        Parameters
+        ----------
+        X : array of shape (n, D)
+
+        Returns
+        -------
+        ndarray of shape (n,)
+        """
+        return np.asarray(self.model.decision_function(self._inputs(X)), dtype=np.float64)
+
+    def predict(self, X) -> np.ndarray:
+        """Labels in {-1, +1}.
+
+        Parameters
+        ----------
+        X : array of shape (n, D)
+
+        Returns
+        -------
+        ndarray of shape (n,)
+        """
+        return np.asarray(self.model.predict(self._inputs(X)), dtype=np.float64)
+
+
+def _check_matrix(X, name: str, dim: int | None = None) -> np.ndarray:
+    arr = np.asarray(X)
+    if arr.dtype == object or not np.issubdtype(arr.dtype, np.number) or np.iscomplexobj(arr):
+        raise TypeError(f"{name} must be a real numeric array, got dtype {arr.dtype}")
+    if arr.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D array (n_points, n_features), got shape {arr.shape}")
+    if dim is not None and arr.shape[1] != dim:
+        raise ValueError(f"{name} must have {dim} columns (as in training), got {arr.shape[1]}")
+    arr = np.ascontiguousarray(arr, dtype=np.float64)
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite (no NaN or inf)")
+    return arr
+
+
+def _adaboost_algorithm_kwargs(cls) -> dict:
+    # scikit-learn 1.4-1.5 take algorithm="SAMME" (SAMME.R is deprecated there); 1.6-1.7
+    # deprecate the parameter itself (default "deprecated", SAMME is used); 1.8+ removed it.
+    param = inspect.signature(cls).parameters.get("algorithm")
+    if param is None or param.default == "deprecated":
+        return {}
+    return {"algorithm": "SAMME"}
+
+
+def adaboost_stumps(X, y, *, n_estimators, seed) -> AdaBoostResult:
+    """AdaBoost (discrete, SAMME) over depth-1 decision trees, 004's competitor in Figure 1.
+
+    Parameters
+    ----------
+    X : array of shape (m, D)
+        Training inputs (finite).
+    y : array of shape (m,)
+        Labels in {-1, +1}, both present.
+    n_estimators : int
+        Boosting rounds (the ``K`` of 004 Figure 1 for AdaBoost), ``>= 1``.
+    seed : int or numpy.random.SeedSequence
+        Seeds the stumps' tie-breaking between equally good splits.
+
+    Returns
+    -------
+    AdaBoostResult
+    """
+    from sklearn.ensemble import AdaBoostClassifier
+    from sklearn.tree import DecisionTreeClassifier
+
+    X = _check_matrix(X, "X")
+    if X.shape[0] < 2:
+        raise ValueError("X must hold at least two points")
+    y_arr = np.asarray(y)
+    if y_arr.dtype == object or not np.issubdtype(y_arr.dtype, np.number):
+        raise TypeError(f"y must be a real numeric array, got dtype {y_arr.dtype}")
+    y_arr = y_arr.astype(np.float64)
+    if y_arr.shape != (X.shape[0],):
+        raise ValueError(f"y must have shape ({X.shape[0]},) to match X, got {y_arr.shape}")
+    if not np.all(np.abs(y_arr) == 1.0) or np.unique(y_arr).size < 2:
+        raise ValueError("y must hold labels in {-1, +1}, both present")
+    n_estimators = arguments.integer(n_estimators, "n_estimators", 1)
+    seed = random_streams.as_seed_sequence(seed)
+    model = AdaBoostClassifier(estimator=DecisionTreeClassifier(max_depth=1),
+                               n_estimators=n_estimators,
+                               random_state=int(seed.generate_state(1, np.uint32)[0]),
+                               **_adaboost_algorithm_kwargs(AdaBoostClassifier))
+    start = time.perf_counter()
+    model.fit(X, y_arr)
+    seconds = time.perf_counter() - start
+    return AdaBoostResult(model=model, n_estimators=n_estimators, train_seconds=seconds, seed=seed)
