@@ -20,15 +20,22 @@ import numbers
 from typing import ClassVar
 
 import numpy as np
-from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from iln import estimator as _estimator
 from iln import features, random_streams
+from iln.baselines.kitchen_sinks import random_kitchen_sinks
 from iln.shrinking_gradient import UPDATES, shrinking_gradient
 
-__all__ = ["FAMILIES", "ShrinkingGradientRegressor"]
+__all__ = [
+    "FAMILIES",
+    "RandomKitchenSinksClassifier",
+    "RandomKitchenSinksRegressor",
+    "ShrinkingGradientRegressor",
+]
 
 #: feature families by name; ``family_params`` are passed to the constructor.
 FAMILIES = {
@@ -88,8 +95,8 @@ def _seed_of(random_state) -> np.random.SeedSequence:
     return random_streams.as_seed_sequence(random_state, "random_state")
 
 
-class _FeatureRegressor(RegressorMixin, BaseEstimator):
-    """Shared by the regressors: validation, the domain map and the family."""
+class _FeatureEstimator(BaseEstimator):
+    """Shared by the estimators: validation, the domain map and the family."""
 
     _parameter_constraints: ClassVar[dict] = {
         "family": [StrOptions(set(FAMILIES)), features.FeatureFamily],
@@ -97,12 +104,13 @@ class _FeatureRegressor(RegressorMixin, BaseEstimator):
         "random_state": ["random_state"],
     }
 
-    def _prepare(self, X, y, first: bool):
-        X, y = validate_data(self, X, y, reset=first, y_numeric=True, dtype=np.float64)
+    def _prepare(self, X, y, first: bool, classes: bool = False):
+        X, y = validate_data(self, X, y, reset=first, y_numeric=not classes, dtype=np.float64)
         if first:
             self.family_ = _make_family(self.family, self.family_params, X.shape[1])
-            self.domain_ = _Domain(self.family_, X, y)
-        return self.domain_.inputs(X), self.domain_.targets(y)
+            # Class labels are not scaled: the domain sees unit targets.
+            self.domain_ = _Domain(self.family_, X, np.ones(1) if classes else y)
+        return self.domain_.inputs(X), (y if classes else self.domain_.targets(y))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -110,7 +118,7 @@ class _FeatureRegressor(RegressorMixin, BaseEstimator):
         return tags
 
 
-class ShrinkingGradientRegressor(_FeatureRegressor):
+class ShrinkingGradientRegressor(RegressorMixin, _FeatureEstimator):
     """SHRINKING_GRADIENT (ICML Algorithm 1; arXiv Algorithm 1) as a scikit-learn regressor.
 
     Parameters
@@ -148,7 +156,7 @@ class ShrinkingGradientRegressor(_FeatureRegressor):
     """
 
     _parameter_constraints: ClassVar[dict] = {
-        **_FeatureRegressor._parameter_constraints,
+        **_FeatureEstimator._parameter_constraints,
         "B": [Interval(numbers.Real, 1, None, closed="left")],
         "eta": [Interval(numbers.Real, 0, None, closed="neither"), None],
         "m": [Interval(numbers.Integral, 1, None, closed="left"), None],
@@ -202,3 +210,126 @@ class ShrinkingGradientRegressor(_FeatureRegressor):
             _estimator.estimate_validated(run.alpha, run.X, x, m, run.family, seed, run.method)
             for x in X
         ])
+
+
+class _KitchenSinks(_FeatureEstimator):
+    """Random Kitchen Sinks (004 Algorithm 1) behind the estimator interface."""
+
+    _parameter_constraints: ClassVar[dict] = {
+        **_FeatureEstimator._parameter_constraints,
+        "K": [Interval(numbers.Integral, 1, None, closed="left")],
+        "C": [Interval(numbers.Real, 0, None, closed="neither"), None],
+    }
+    _loss = "quadratic"
+
+    def _fit(self, X, y, **solver):
+        self.result_ = random_kitchen_sinks(X, y, self.family_, K=self.K, seed=_seed_of(self.random_state),
+                                            loss=self._loss, C=self.C, **solver)
+        return self
+
+    def _decision(self, X):
+        check_is_fitted(self, "result_")
+        X = self.domain_.inputs(validate_data(self, X, reset=False, dtype=np.float64))
+        return self.result_.decision_function(X)
+
+
+class RandomKitchenSinksRegressor(RegressorMixin, _KitchenSinks):
+    """Random Kitchen Sinks with the quadratic loss (004 Algorithm 1, eq. 1-4) as a regressor.
+
+    Parameters
+    ----------
+    family : str or FeatureFamily, default="fourier"
+        The random features; see :data:`FAMILIES`.
+    family_params : dict, default=None
+        Keyword arguments of the family's constructor.
+    K : int, default=100
+        Number of random features.
+    C : float, default=None
+        The constraint ``||alpha||_inf <= C / K`` of eq. (4), solved exactly; None leaves it
+        out, as 004 does in its experiments.
+    ridge : float, default=0.0
+        Ridge penalty of the unconstrained least squares (see
+        :func:`iln.baselines.kitchen_sinks.random_kitchen_sinks`).
+    random_state : int, SeedSequence or None, default=None
+    """
+
+    _parameter_constraints: ClassVar[dict] = {
+        **_KitchenSinks._parameter_constraints,
+        "ridge": [Interval(numbers.Real, 0, None, closed="left")],
+    }
+
+    def __init__(self, *, family="fourier", family_params=None, K=100, C=None, ridge=0.0,
+                 random_state=None):
+        self.family = family
+        self.family_params = family_params
+        self.K = K
+        self.C = C
+        self.ridge = ridge
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        """Draw K features and fit the weights by least squares on ``(X, y)``."""
+        self._validate_params()
+        X, y = self._prepare(X, y, first=True)
+        return self._fit(X, y, ridge=self.ridge)
+
+    def predict(self, X):
+        """``sum_k alpha_k phi(x; w_k)``, in the targets' units."""
+        decision = self._decision(X)
+        return self.domain_.y_scale * decision
+
+
+class RandomKitchenSinksClassifier(ClassifierMixin, _KitchenSinks):
+    """Random Kitchen Sinks with the hinge loss (004 Algorithm 1) as a binary classifier.
+
+    Parameters
+    ----------
+    family, family_params, K, C, random_state
+        As in :class:`RandomKitchenSinksRegressor`.
+    svm_C : float, default=1.0
+        Without ``C``, the weights are a linear SVM's with this regularisation constant
+        (the practical version of 004's hinge fit).
+    """
+
+    _parameter_constraints: ClassVar[dict] = {
+        **_KitchenSinks._parameter_constraints,
+        "svm_C": [Interval(numbers.Real, 0, None, closed="neither")],
+    }
+    _loss = "hinge"
+
+    def __init__(self, *, family="fourier", family_params=None, K=100, C=None, svm_C=1.0,
+                 random_state=None):
+        self.family = family
+        self.family_params = family_params
+        self.K = K
+        self.C = C
+        self.svm_C = svm_C
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        """Draw K features and fit the weights with the hinge loss; two classes only."""
+        self._validate_params()
+        X, y = self._prepare(X, y, first=True, classes=True)
+        check_classification_targets(y)
+        kind = type_of_target(y, input_name="y", raise_unknown=True)
+        if kind != "binary":
+            raise ValueError(f"Only binary classification is supported (004 is binary). "
+                             f"The type of the target is {kind}.")
+        self.classes_ = np.unique(y)
+        if len(self.classes_) < 2:
+            raise ValueError("y must hold two classes to fit a classifier; got 1 class")
+        return self._fit(X, np.where(y == self.classes_[1], 1.0, -1.0), svm_C=self.svm_C)
+
+    def decision_function(self, X):
+        """``sum_k alpha_k phi(x; w_k)``: positive for ``classes_[1]``."""
+        return self._decision(X)
+
+    def predict(self, X):
+        """The class on the side of the decision function's sign."""
+        decision = self.decision_function(X)
+        return self.classes_[(decision > 0).astype(int)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
