@@ -190,7 +190,8 @@ def _fast(alpha, X, x, m, family, seed, mode=numba_sampling.MODE_PRODUCTS):
     norm1 = np.abs(a).sum()
     counts = random_streams.generator(random_streams.child(seed, 0)).multinomial(m, np.abs(a) / norm1)
     key = random_streams.stream_key(random_streams.child(seed, 1))
-    total = numba_sampling.sum_products(
+    kernel = numba_sampling.sum_products if m >= numba_sampling.PARALLEL_MIN else numba_sampling.sum_products_serial
+    total = kernel(
         np.ascontiguousarray(X[support]), x, counts.astype(np.int64), np.sign(a), key,
         family.kind, family.numba_params(), mode,
     )

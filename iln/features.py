@@ -46,6 +46,10 @@ KIND_SIGMOID = 4
 KIND_STUMP = 5
 
 
+#: floats of repeated rows per block of the generic all-pairs evaluation (32 MB).
+_PSI_BLOCK = 1 << 22
+
+
 class NoOracleError(LookupError):
     """Raised by :meth:`FeatureFamily.kernel` when a family has no oracle kernel."""
 
@@ -126,8 +130,15 @@ class FeatureFamily(ABC):
         X = self.check_inputs(X)
         W = np.asarray(W, dtype=np.float64)
         n_x, n_w = X.shape[0], W.shape[0]
-        rows = self._psi_rows(np.repeat(X, n_w, axis=0), np.tile(W, (n_x,) + (1,) * (W.ndim - 1)))
-        return rows.reshape(n_x, n_w)
+        out = np.empty((n_x, n_w))
+        # Row blocks keep the repeated rows near _PSI_BLOCK floats, whatever len(X) * len(W) is.
+        step = max(1, _PSI_BLOCK // max(1, n_w * self.dim))
+        for lo in range(0, n_x, step):
+            block = X[lo : lo + step]
+            rows = self._psi_rows(np.repeat(block, n_w, axis=0),
+                                  np.tile(W, (block.shape[0],) + (1,) * (W.ndim - 1)))
+            out[lo : lo + step] = rows.reshape(block.shape[0], n_w)
+        return out
 
     def psi_paired(self, X, W) -> np.ndarray:
         """Row-wise: ``out[k] = psi(X[k]; W[k])``, shape ``(n,)``."""
@@ -180,7 +191,22 @@ class FeatureFamily(ABC):
 # ---------------------------------------------------------------------------------------
 # Families that look at one coordinate: W[:, 0] is the coordinate d (stored as a float).
 # ---------------------------------------------------------------------------------------
-class RandomCoordinate(FeatureFamily):
+class _CoordinateFamily(FeatureFamily):
+    """Families whose feature reads one coordinate ``x_d`` (``W[:, 0]`` is d)."""
+
+    def _psi_rows(self, X, W):
+        return self._psi_indexed(X, np.arange(X.shape[0]), W)
+
+    def psi(self, X, W):
+        # All pairs through the row index, without copying any row of X per feature.
+        X = self.check_inputs(X)
+        W = np.asarray(W, dtype=np.float64)
+        n_x, n_w = X.shape[0], W.shape[0]
+        idx = np.repeat(np.arange(n_x), n_w)
+        return self._psi_indexed(X, idx, np.tile(W, (n_x, 1))).reshape(n_x, n_w)
+
+
+class RandomCoordinate(_CoordinateFamily):
     """``w`` uniform over the D coordinates, ``psi(x; w) = x_w`` (ICML Section 6).
 
     Kernel: ``k(x, x') = x . x' / D``.  Inputs must satisfy ``|x_d| < 1``.
@@ -193,9 +219,6 @@ class RandomCoordinate(FeatureFamily):
     def sample(self, n, rng):
         n = _check_count(n)
         return rng.integers(0, self.dim, size=n).astype(np.float64)[:, None]
-
-    def _psi_rows(self, X, W):
-        return self._psi_indexed(X, np.arange(X.shape[0]), W)
 
     def _psi_indexed(self, X, idx, W):
         return X[idx, W[:, 0].astype(np.intp)]
@@ -213,7 +236,7 @@ class RandomCoordinate(FeatureFamily):
         return X
 
 
-class RandomStump(FeatureFamily):
+class RandomStump(_CoordinateFamily):
     """Random decision stumps ``psi(x; (d, t)) = s * sign(x_d - t)``.
 
     ``d`` uniform over the D coordinates and ``t ~ N(0, 1)``: the features of
@@ -239,9 +262,6 @@ class RandomStump(FeatureFamily):
         d = rng.integers(0, self.dim, size=n).astype(np.float64)
         t = rng.standard_normal(n)
         return np.column_stack([d, t])
-
-    def _psi_rows(self, X, W):
-        return self._psi_indexed(X, np.arange(X.shape[0]), W)
 
     def _psi_indexed(self, X, idx, W):
         return self.scale * np.sign(X[idx, W[:, 0].astype(np.intp)] - W[:, 1])

@@ -28,10 +28,12 @@ from iln.features import (
     KIND_STUMP,
 )
 
-__all__ = ["CHUNK", "MODE_DRAWS_ONLY", "MODE_PRODUCTS", "sum_products"]
+__all__ = ["CHUNK", "MODE_DRAWS_ONLY", "MODE_PRODUCTS", "PARALLEL_MIN", "sum_products", "sum_products_serial"]
 
 #: samples per work item; fixed so that the streams do not depend on the thread count.
 CHUNK = 1 << 15
+#: calls with fewer samples run on the calling thread (same numbers, no thread-pool start).
+PARALLEL_MIN = 4 * CHUNK
 MODE_PRODUCTS = 0
 #: draw the same random numbers but skip ``psi``: the floor of the benchmark.
 MODE_DRAWS_ONLY = 1
@@ -201,9 +203,41 @@ def _chunk_sum(xi, x, count, state, kind, params, mode):
     return acc
 
 
+@nb.njit(cache=True)
+def _work_items(counts):
+    """Work items ``(point, chunk)``: CHUNK samples each, the last of a point shorter."""
+    n = counts.shape[0]
+    first = np.zeros(n + 1, np.int64)
+    for i in range(n):
+        first[i + 1] = first[i] + (counts[i] + CHUNK - 1) // CHUNK
+    item_point = np.empty(first[n], np.int64)
+    item_chunk = np.empty(first[n], np.int64)
+    for i in range(n):
+        for c in range(first[i + 1] - first[i]):
+            item_point[first[i] + c] = i
+            item_chunk[first[i] + c] = c
+    return item_point, item_chunk
+
+
+@nb.njit(cache=True)
+def _item_sum(X, x, counts, signs, key, kind, params, mode, i, c):
+    """The signed sum of work item ``(i, c)``, on its own stream."""
+    count = min(CHUNK, counts[i] - c * CHUNK)
+    state = _mix(key ^ _mix(np.uint64(i) * _GAMMA + _mix(np.uint64(c) + _GAMMA)))
+    return signs[i] * _chunk_sum(X[i], x, count, state, kind, params, mode)
+
+
+@nb.njit(cache=True)
+def _in_order(partial):
+    total = 0.0
+    for it in range(partial.shape[0]):
+        total += partial[it]
+    return total
+
+
 @nb.njit(cache=True, parallel=True)
 def sum_products(X, x, counts, signs, key, kind, params, mode):
-    """``sum_i signs[i] * sum_{k <= counts[i]} psi(X[i]; w_ik) psi(x; w_ik)``.
+    """``sum_i signs[i] * sum_{k <= counts[i]} psi(X[i]; w_ik) psi(x; w_ik)``, on all threads.
 
     Parameters
     ----------
@@ -224,25 +258,22 @@ def sum_products(X, x, counts, signs, key, kind, params, mode):
     mode : int
         ``MODE_PRODUCTS`` or ``MODE_DRAWS_ONLY``.
     """
-    n = counts.shape[0]
-    first = np.zeros(n + 1, np.int64)
-    for i in range(n):
-        first[i + 1] = first[i] + (counts[i] + CHUNK - 1) // CHUNK
-    n_items = first[n]
-    item_point = np.empty(n_items, np.int64)
-    item_chunk = np.empty(n_items, np.int64)
-    for i in range(n):
-        for c in range(first[i + 1] - first[i]):
-            item_point[first[i] + c] = i
-            item_chunk[first[i] + c] = c
-    partial = np.zeros(n_items)
-    for it in nb.prange(n_items):
-        i = item_point[it]
-        c = item_chunk[it]
-        count = min(CHUNK, counts[i] - c * CHUNK)
-        state = _mix(key ^ _mix(np.uint64(i) * _GAMMA + _mix(np.uint64(c) + _GAMMA)))
-        partial[it] = signs[i] * _chunk_sum(X[i], x, count, state, kind, params, mode)
-    total = 0.0
-    for it in range(n_items):
-        total += partial[it]
-    return total
+    item_point, item_chunk = _work_items(counts)
+    partial = np.zeros(item_point.shape[0])
+    for it in nb.prange(item_point.shape[0]):
+        partial[it] = _item_sum(X, x, counts, signs, key, kind, params, mode, item_point[it], item_chunk[it])
+    return _in_order(partial)
+
+
+@nb.njit(cache=True)
+def sum_products_serial(X, x, counts, signs, key, kind, params, mode):
+    """:func:`sum_products` on the calling thread, with the same numbers.
+
+    For small calls: starting the thread pool costs more than the work, and far more
+    when other processes share the cores.
+    """
+    item_point, item_chunk = _work_items(counts)
+    partial = np.zeros(item_point.shape[0])
+    for it in range(item_point.shape[0]):
+        partial[it] = _item_sum(X, x, counts, signs, key, kind, params, mode, item_point[it], item_chunk[it])
+    return _in_order(partial)

@@ -27,11 +27,15 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from iln import estimator as _estimator
 from iln import features, random_streams
+from iln.baselines.doubly_stochastic import doubly_stochastic
+from iln.baselines.fixed_random import fixed_random
 from iln.baselines.kitchen_sinks import random_kitchen_sinks
 from iln.shrinking_gradient import UPDATES, shrinking_gradient
 
 __all__ = [
     "FAMILIES",
+    "DoublyStochasticRegressor",
+    "FixedRandomRegressor",
     "RandomKitchenSinksClassifier",
     "RandomKitchenSinksRegressor",
     "ShrinkingGradientRegressor",
@@ -333,3 +337,115 @@ class RandomKitchenSinksClassifier(ClassifierMixin, _KitchenSinks):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
         return tags
+
+
+class _ReplayedOnline(RegressorMixin, _FeatureEstimator):
+    """An online baseline whose ``partial_fit`` replays every row seen so far, in order.
+
+    The baselines draw their features from the seed by position (Fixed-Random once, DSGD
+    per round), so the replay is exactly the continued run: ``partial_fit`` on two halves
+    equals ``fit`` on the whole, at the cost of a pass over the rows seen.
+    """
+
+    def fit(self, X, y):
+        """One online pass over ``(X, y)``, in order."""
+        self._validate_params()
+        for name in ("seen_X_", "seen_y_", "result_"):
+            self.__dict__.pop(name, None)
+        return self.partial_fit(X, y)
+
+    def partial_fit(self, X, y):
+        """Continue the online pass with the rows ``(X, y)``."""
+        first = not hasattr(self, "result_")
+        if first:
+            self._validate_params()
+            self.seed_ = _seed_of(self.random_state)
+        X, y = self._prepare(X, y, first)
+        self.seen_X_ = X if first else np.vstack([self.seen_X_, X])
+        self.seen_y_ = y if first else np.concatenate([self.seen_y_, y])
+        self.result_ = self._run(self.seen_X_, self.seen_y_)
+        return self
+
+    def predict(self, X):
+        """The learner's predictor after the last round, in the targets' units."""
+        check_is_fitted(self, "result_")
+        X = self.domain_.inputs(validate_data(self, X, reset=False, dtype=np.float64))
+        return self.domain_.y_scale * self.result_.predict(X)
+
+
+class FixedRandomRegressor(_ReplayedOnline):
+    """Fixed-Random features (Rahimi & Recht 2007; the ICML Section 6 baseline) as a regressor.
+
+    Parameters
+    ----------
+    family, family_params, random_state
+        As in :class:`ShrinkingGradientRegressor`.
+    r : int, default=300
+        Number of features, drawn once and shared by every point.
+    eta : float, default=0.5
+        Constant step of the online pass (ignored by ``method="least_squares"``).
+    B : float, default=None
+        Radius of the projection of the weights; None projects nothing.
+    method : {"online", "least_squares"}, default="online"
+        One online pass of gradient descent, or batch ridge least squares.
+    """
+
+    _parameter_constraints: ClassVar[dict] = {
+        **_FeatureEstimator._parameter_constraints,
+        "r": [Interval(numbers.Integral, 1, None, closed="left")],
+        "eta": [Interval(numbers.Real, 0, None, closed="neither")],
+        "B": [Interval(numbers.Real, 0, None, closed="neither"), None],
+        "method": [StrOptions({"online", "least_squares"})],
+    }
+
+    def __init__(self, *, family="fourier", family_params=None, r=300, eta=0.5, B=None,
+                 method="online", random_state=None):
+        self.family = family
+        self.family_params = family_params
+        self.r = r
+        self.eta = eta
+        self.B = B
+        self.method = method
+        self.random_state = random_state
+
+    def _run(self, X, y):
+        step = {"eta": self.eta} if self.method == "online" else {}
+        return fixed_random(X, y, self.family_, r=self.r, seed=self.seed_, B=self.B, method=self.method, **step)
+
+
+class DoublyStochasticRegressor(_ReplayedOnline):
+    """Doubly Stochastic Gradient Descent (Dai et al. 2014; the ICML Section 6 baseline).
+
+    Parameters
+    ----------
+    family, family_params, random_state
+        As in :class:`ShrinkingGradientRegressor`.
+    k : int, default=10
+        Features drawn by each training point and kept for it.
+    gamma0, gamma1 : float, default=0.5, 0.0
+        Step ``gamma0 / (1 + gamma1 t)``, as in Dai et al.
+    nu : float, default=0.0
+        Regularisation: every earlier coefficient is multiplied by ``1 - gamma_t nu``.
+    """
+
+    _parameter_constraints: ClassVar[dict] = {
+        **_FeatureEstimator._parameter_constraints,
+        "k": [Interval(numbers.Integral, 1, None, closed="left")],
+        "gamma0": [Interval(numbers.Real, 0, None, closed="neither")],
+        "gamma1": [Interval(numbers.Real, 0, None, closed="left")],
+        "nu": [Interval(numbers.Real, 0, None, closed="left")],
+    }
+
+    def __init__(self, *, family="fourier", family_params=None, k=10, gamma0=0.5, gamma1=0.0, nu=0.0,
+                 random_state=None):
+        self.family = family
+        self.family_params = family_params
+        self.k = k
+        self.gamma0 = gamma0
+        self.gamma1 = gamma1
+        self.nu = nu
+        self.random_state = random_state
+
+    def _run(self, X, y):
+        return doubly_stochastic(X, y, self.family_, k=self.k, seed=self.seed_, gamma0=self.gamma0,
+                                 gamma1=self.gamma1, nu=self.nu)

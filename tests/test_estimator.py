@@ -195,3 +195,12 @@ def test_bad_input(kwargs, match):
     with pytest.raises((ValueError, TypeError), match=match):
         estimate_scalar_product(args["alpha"], args["X"], args["x"], args["m"], args["family"],
                                 seed=args["seed"], method=args["method"])
+
+
+def test_serial_and_parallel_kernels_give_the_same_numbers():
+    family = RandomCoordinate(D)
+    alpha, X, x = _instance(family)
+    counts = np.array([3 * numba_sampling.CHUNK + 5, 17, 0, numba_sampling.CHUNK], dtype=np.int64)
+    args = (X, x, counts, np.sign(alpha), np.uint64(99), family.kind, family.numba_params(),
+            numba_sampling.MODE_PRODUCTS)
+    assert numba_sampling.sum_products(*args) == numba_sampling.sum_products_serial(*args)

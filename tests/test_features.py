@@ -183,3 +183,20 @@ def test_kernels_see_the_direction_of_tiny_inputs():
     x = np.array([[0.5, 0.0, 0.0]])
     theta = np.arccos(1 / np.sqrt(3))
     assert fam.kernel(X, x)[0, 0] == pytest.approx(fam.scale**2 * (1 - 2 * theta / np.pi), rel=1e-12)
+
+
+def test_generic_all_pairs_evaluation_in_blocks_equals_the_specialised_one(monkeypatch):
+    import iln.features as features_module
+
+    # Blocks of 7 floats force one row per block through the generic path.
+    monkeypatch.setattr(features_module, "_PSI_BLOCK", 7)
+    fam = RandomSign(6)
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-0.4, 0.4, size=(5, 6))
+    W = fam.sample(3, rng)
+    generic = features_module.FeatureFamily.psi(fam, X, W)
+    np.testing.assert_array_equal(generic, fam.psi(X, W))
+    stump = RandomStump(6)
+    Ws = stump.sample(4, rng)
+    pairwise = [[stump.psi_paired(X[j : j + 1], Ws[k : k + 1])[0] for k in range(4)] for j in range(5)]
+    np.testing.assert_array_equal(stump.psi(X, Ws), np.array(pairwise))

@@ -5,6 +5,8 @@ import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from iln.sklearn import (
+    DoublyStochasticRegressor,
+    FixedRandomRegressor,
     RandomKitchenSinksClassifier,
     RandomKitchenSinksRegressor,
     ShrinkingGradientRegressor,
@@ -15,18 +17,34 @@ ONE_PASS = (
     "R^2 > 0.5: the estimator learns a predictor of norm at most about B online, it does not "
     "interpolate (ICML/arXiv Theorem 1 bounds its regret, not its training error)"
 )
+BASELINE_ONE_PASS = (
+    "one online pass of gradient descent with the default step does not fit the check's training "
+    "data to R^2 > 0.5; the batch variant (FixedRandomRegressor(method='least_squares')) does"
+)
 EXPECTED_FAILURES = {
     "ShrinkingGradientRegressor": {"check_regressors_train": ONE_PASS},
+    "FixedRandomRegressor/online": {"check_regressors_train": BASELINE_ONE_PASS},
+    "DoublyStochasticRegressor": {"check_regressors_train": BASELINE_ONE_PASS},
 }
+
+
+def _expected_failures(estimator):
+    name = type(estimator).__name__
+    if name == "FixedRandomRegressor":
+        name += "/" + estimator.method
+    return EXPECTED_FAILURES.get(name, {})
 
 ESTIMATORS = [
     ShrinkingGradientRegressor(random_state=0, m=200),
     RandomKitchenSinksRegressor(random_state=0),
     RandomKitchenSinksClassifier(random_state=0),
+    FixedRandomRegressor(random_state=0),
+    FixedRandomRegressor(method="least_squares", random_state=0),
+    DoublyStochasticRegressor(random_state=0),
 ]
 
 
-@parametrize_with_checks(ESTIMATORS, expected_failed_checks=lambda est: EXPECTED_FAILURES.get(type(est).__name__, {}))
+@parametrize_with_checks(ESTIMATORS, expected_failed_checks=_expected_failures)
 def test_check_estimator(estimator, check):
     check(estimator)
 
@@ -86,3 +104,11 @@ def test_kitchen_sinks_regressor_constraint_holds():
     X, y = _data(n=80)
     reg = RandomKitchenSinksRegressor(K=50, C=2.0, random_state=0).fit(X, y)
     assert np.max(np.abs(reg.result_.alpha)) <= 2.0 / 50 + 1e-12
+
+
+@pytest.mark.parametrize("cls", [FixedRandomRegressor, DoublyStochasticRegressor])
+def test_baseline_partial_fit_in_two_halves_equals_fit(cls):
+    X, y = _data()
+    whole = cls(random_state=2).fit(X, y)
+    halves = cls(random_state=2).partial_fit(X[:25], y[:25]).partial_fit(X[25:], y[25:])
+    np.testing.assert_array_equal(halves.predict(X[:7]), whole.predict(X[:7]))

@@ -1,0 +1,400 @@
+"""Fixed-Random: one set of random features shared by every point (Rahimi & Recht).
+
+The first baseline of the ICML Section 6 experiment ("Fixed-Random: sample a set
+of r features w_1, ..., w_r and evaluate these on all the train and test points";
+the arXiv version has no experiment section).  It is the random-features method of
+Rahimi & Recht, *Random Features for Large-Scale Kernel Machines* (NIPS 2007), and
+*Weighted Sums of Random Kitchen Sinks* (NIPS 2008, published 2009; Algorithm 1):
+the map
+
+.. math::
+
+    \\phi(x) = \\frac{1}{\\sqrt r}\\,(\\psi(x; w_1), \\dots, \\psi(x; w_r)),
+    \\qquad w_j \\sim \\mu \\text{ iid},
+
+has ``phi(x) . phi(x') = (1/r) sum_j psi(x; w_j) psi(x'; w_j) -> k(x, x')`` as r grows
+(ICML eq. 2-3), and the learner fits a linear predictor ``theta . phi(x)``.  With
+``theta`` of Euclidean norm ``||theta||``, the predictor is ``<g, Phi(x)>`` for the
+function ``g(w_j) = sqrt(r) theta_j`` of the empirical measure of the ``w_j``, whose
+``L_2`` norm is ``||theta||``: the projection ``||theta|| <= B`` is the empirical
+counterpart of the class ``H^B_mu`` (ICML/arXiv Section 2).
+
+Two fits are provided:
+
+``method="online"``
+    one pass of online gradient descent on the squared loss
+    ``l_t(theta) = (theta . phi(x_t) - y_t)^2 / 2`` (ICML eq. 6; arXiv eq. 5) in
+    theta-space, with a constant step or the schedule ``gamma0 / (1 + gamma1 (t - 1))``
+    and an optional projection onto the ball ``||theta|| <= B`` (Zinkevich 2003);
+``method="least_squares"``
+    batch ridge regression on the r features (Rahimi & Recht 2009, Algorithm 1, with
+    the squared loss); its online predictions are those of the ridge fit to the
+    points seen so far (follow the regularised leader), so that its online loss is
+    defined by the same protocol.
+
+Budget (:mod:`iln.budget`): r parameters sampled; the r features are evaluated once on
+each of the T training points, ``r * T`` evaluations of ``psi``.
+
+This module also holds the pieces the other baselines share: the validation of
+``(X, y, family)``, the step-size schedule and :func:`feature_matrix`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import linalg
+
+from iln import arguments, random_streams
+from iln.budget import Budget
+from iln.features import FeatureFamily
+from iln.online_protocol import OnlineLosses
+
+__all__ = [
+    "DEFAULT_RIDGE",
+    "FIXED_RANDOM_METHODS",
+    "FixedRandomResult",
+    "check_online_data",
+    "feature_matrix",
+    "fixed_random",
+    "step_sizes",
+]
+
+#: fits of :func:`fixed_random`.
+FIXED_RANDOM_METHODS = ("online", "least_squares")
+
+#: Ridge of ``method="least_squares"``: the fit minimises
+#: ``(1/2) sum_t (theta . phi(x_t) - y_t)^2 + (ridge/2) ||theta||^2``.  1e-8 is far below
+#: every eigenvalue that matters for labels in [-1, 1] (the fit is the least-squares one
+#: to about 1e-8 wherever the features determine it) and keeps the T x T system
+#: ``Phi Phi^T + ridge I`` positive definite when ``r < T`` or features coincide, with a
+#: condition number of at most ``||Phi||^2 / 1e-8``, well inside float64.
+DEFAULT_RIDGE = 1e-8
+
+
+# ---------------------------------------------------------------------------------------
+# Shared by the baselines
+# ---------------------------------------------------------------------------------------
+def check_online_data(X, y, family) -> tuple[np.ndarray, np.ndarray, FeatureFamily]:
+    """Validate a labelled sequence for an online learner; returns ``(X, y, family)`` cleaned.
+
+    Parameters
+    ----------
+    X : array (T, D)
+        Inputs in the family's domain, ``T >= 1``.
+    y : array (T,)
+        Labels, finite, in [-1, 1] (the label set of ICML/arXiv Section 2).
+    family : FeatureFamily
+
+    Raises
+    ------
+    TypeError
+        If ``family`` is not a :class:`~iln.features.FeatureFamily` or ``X``/``y`` are not
+        real arrays.
+    ValueError
+        If shapes do not match, ``T = 0``, values are not finite, inputs leave the family's
+        domain or labels leave [-1, 1].
+    """
+    if not isinstance(family, FeatureFamily):
+        raise TypeError(f"family must be an iln.features.FeatureFamily, got {type(family).__name__}")
+    X = family.check_inputs(X, "X")
+    T = X.shape[0]
+    if T < 1:
+        raise ValueError("X must hold at least one point (T >= 1)")
+    arr = np.asarray(y)
+    if arr.dtype == object or not np.issubdtype(arr.dtype, np.number) or np.iscomplexobj(arr):
+        raise TypeError(f"y must be a real array of labels, got dtype {arr.dtype}")
+    arr = np.array(arr, dtype=np.float64)  # a copy: results keep the labels
+    if arr.shape != (T,):
+        raise ValueError(f"y must have shape ({T},) to match X, got {arr.shape}")
+    if not np.all(np.isfinite(arr)) or np.max(np.abs(arr)) > 1.0:
+        raise ValueError("y must hold finite labels in [-1, 1] (ICML/arXiv Section 2)")
+    return X, arr, family
+
+
+def _positive(value, name: str) -> float:
+    value = arguments.finite_real(value, name)
+    if value <= 0.0:
+        raise ValueError(f"{name} must be a finite real number > 0, got {value!r}")
+    return value
+
+
+def _nonnegative(value, name: str) -> float:
+    value = arguments.finite_real(value, name)
+    if value < 0.0:
+        raise ValueError(f"{name} must be a finite real number >= 0, got {value!r}")
+    return value
+
+
+def _radius(B, name: str = "B") -> float | None:
+    if B is None:
+        return None
+    B = arguments.finite_real(B, name)
+    if B < 1.0:
+        raise ValueError(f"{name} must be a finite real number >= 1 (Theorem 1, both versions), got {B!r}")
+    return B
+
+
+def step_sizes(T: int, gamma0: float, gamma1: float = 0.0) -> np.ndarray:
+    """The schedule ``gamma_t = gamma0 / (1 + gamma1 (t - 1))`` for rounds t = 1, ..., T.
+
+    The form of the step sizes of Dai et al. (2014, Section 4 and their experiments,
+    ``gamma_t = theta / (t + t0)`` up to the constant): ``gamma0`` is the first step and
+    ``gamma1 = 0`` a constant step.  Counting from ``t - 1`` makes ``gamma0`` the largest
+    step, which is what the DSGD condition ``gamma_t nu < 1`` is checked on.
+
+    Parameters
+    ----------
+    T : int
+        Number of rounds, ``T >= 1``.
+    gamma0 : float
+        First step, ``> 0``.
+    gamma1 : float, default=0.0
+        Decay rate, ``>= 0``.
+
+    Returns
+    -------
+    ndarray (T,)
+
+    Examples
+    --------
+    >>> step_sizes(3, 1.0, 1.0)
+    array([1.        , 0.5       , 0.33333333])
+    """
+    T = arguments.integer(T, "T", 1)
+    gamma0 = _positive(gamma0, "gamma0")
+    gamma1 = _nonnegative(gamma1, "gamma1")
+    return gamma0 / (1.0 + gamma1 * np.arange(T, dtype=np.float64))
+
+
+def feature_matrix(family: FeatureFamily, X: np.ndarray, W: np.ndarray) -> np.ndarray:
+    """All pairs ``out[j, l] = psi(X[j]; W[l])``: the family's own ``psi``, whose memory is
+    bounded whatever ``len(X) * len(W)`` is (:meth:`iln.features.FeatureFamily.psi`)."""
+    return family.psi(X, W)
+
+
+def _check_seed(seed) -> np.random.SeedSequence:
+    return random_streams.as_seed_sequence(seed, "seed")
+
+
+# ---------------------------------------------------------------------------------------
+# Fixed-Random
+# ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class FixedRandomResult(OnlineLosses):
+    """The outcome of :func:`fixed_random`.
+
+    Attributes
+    ----------
+    theta : ndarray (r,)
+        Final weights: the predictor is ``x -> theta . psi(x; W) / sqrt(r)``.
+    W : ndarray (r, p)
+        The r features ``w_1, ..., w_r``, drawn once.
+    predictions : ndarray (T,)
+        Online predictions ``theta_t . phi(x_t)``, made before round t's update.
+    losses : ndarray (T,)
+        ``(predictions - y)^2 / 2`` (ICML eq. 6; arXiv eq. 5).
+    labels : ndarray (T,)
+        ``y_t``.
+    steps : ndarray (T,)
+        Step size of each round (``method="online"``); NaN for ``"least_squares"``.
+    theta_norm : ndarray (T + 1,)
+        ``||theta_t||`` for t = 1, ..., T + 1 (``method="online"``; for
+        ``"least_squares"`` the norm of the ridge fit to the first t - 1 points).
+    projected : ndarray of bool (T,)
+        Whether round t's step left the ball and was projected back.
+    budget : Budget
+        r parameters, ``r * T`` evaluations of ``psi`` (:mod:`iln.budget`).
+    family : FeatureFamily
+    r : int
+    method : str
+    eta, gamma0 : float or None
+        The constant step, or the first step of the schedule (one of them is set for
+        ``method="online"``).
+    gamma1 : float
+    B : float or None
+        Projection radius; None for no projection.
+    ridge : float or None
+        Ridge of ``method="least_squares"``.
+    seed : numpy.random.SeedSequence
+    """
+
+    theta: np.ndarray
+    W: np.ndarray
+    predictions: np.ndarray
+    losses: np.ndarray
+    labels: np.ndarray
+    steps: np.ndarray
+    theta_norm: np.ndarray
+    projected: np.ndarray
+    budget: Budget
+    family: FeatureFamily = field(repr=False)
+    r: int
+    method: str
+    eta: float | None
+    gamma0: float | None
+    gamma1: float
+    B: float | None
+    ridge: float | None
+    seed: np.random.SeedSequence
+
+
+    def features(self, X_new) -> np.ndarray:
+        """``phi(x) = psi(x; W) / sqrt(r)`` for each row, shape ``(n, r)``."""
+        X_new = self.family.check_inputs(X_new, "X_new")
+        return feature_matrix(self.family, X_new, self.W) / math.sqrt(self.r)
+
+    def predict(self, X_new) -> np.ndarray:
+        """Final predictor ``theta . phi(x)`` at new points, shape ``(n,)``.
+
+        Evaluates the same r features on the test points, as Section 6 prescribes
+        ("evaluate these on all the train and test points"); these ``r * n``
+        evaluations are test-time work, not part of :attr:`budget`.
+        """
+        return self.features(X_new) @ self.theta
+
+
+def _online(Phi, y, steps, B):
+    T, r = Phi.shape
+    theta = np.zeros(r)
+    predictions = np.empty(T)
+    norms = np.zeros(T + 1)
+    projected = np.zeros(T, dtype=bool)
+    # Dot products by einsum rather than BLAS: one short dot per round, where a threaded
+    # BLAS pays a synchronisation (measured 2-3 times slower on a shared 2-core machine).
+    for t in range(T):
+        phi = Phi[t]
+        predictions[t] = np.einsum("i,i->", theta, phi)
+        theta -= steps[t] * (predictions[t] - y[t]) * phi
+        norm = math.sqrt(np.einsum("i,i->", theta, theta))
+        if B is not None and norm > B:
+            theta *= B / norm
+            norm = B
+            projected[t] = True
+        norms[t + 1] = norm
+    return theta, predictions, norms, projected
+
+
+def _least_squares(Phi, y, ridge):
+    """Ridge fit on all points, and the online predictions of the fits to the past points.
+
+    Dual form: with ``G = Phi Phi^T + ridge I = L L^T`` (Cholesky), the fit to points
+    ``1..t-1`` is ``theta_t = Phi_{<t}^T G_{<t}^{-1} y_{<t}`` (G's leading block has the
+    leading block of L as its factor).  With ``z = L^{-1} y`` and ``M = L^{-1} Phi``,
+    whose leading entries depend only on the leading points, ``theta_t = M_{<t}^T z_{<t}``
+    and its prediction at ``x_t`` is ``G_{t,<t} G_{<t}^{-1} y_{<t} = L_{t,<t} . z_{<t}``.
+    One factorisation gives every round.
+    """
+    T = Phi.shape[0]
+    G = Phi @ Phi.T
+    G[np.diag_indices(T)] += ridge
+    L = linalg.cholesky(G, lower=True)
+    z = linalg.solve_triangular(L, y, lower=True)
+    predictions = np.tril(L, -1) @ z
+    M = linalg.solve_triangular(L, Phi, lower=True)
+    partial = np.cumsum(M * z[:, None], axis=0)  # row t - 1 is theta_{t+1}
+    norms = np.concatenate([[0.0], np.linalg.norm(partial, axis=1)])
+    return partial[-1].copy(), predictions, norms
+
+
+def fixed_random(X, y, family, *, r, seed, eta=None, gamma0=None, gamma1=0.0, B=None,
+                 method: str = "online", ridge=None) -> FixedRandomResult:
+    """Fixed-Random features (Rahimi & Recht 2007; 2009), the ICML Section 6 baseline.
+
+    Draws r parameters ``w_1, ..., w_r ~ mu`` once and learns a linear predictor on
+    ``phi(x) = psi(x; W) / sqrt(r)``, whose scalar products approach the kernel
+    ``k(x, x') = E_w[psi(x; w) psi(x'; w)]`` (ICML eq. 2-3; arXiv eq. 2).
+
+    Parameters
+    ----------
+    X : array (T, D)
+        Inputs ``x_1, ..., x_T`` in the family's domain.
+    y : array (T,)
+        Labels in [-1, 1].
+    family : FeatureFamily
+        The pair ``(mu, psi)``; the learner only samples and evaluates.
+    r : int
+        Number of features, ``r >= 1``.
+    seed : int or numpy.random.SeedSequence
+        The r features are drawn from a generator on this seed.
+    eta : float, optional
+        Constant step size, ``> 0`` (``method="online"``; give ``eta`` or ``gamma0``).
+    gamma0 : float, optional
+        First step of the schedule ``gamma0 / (1 + gamma1 (t - 1))``, ``> 0``.
+    gamma1 : float, default=0.0
+        Decay of the schedule, ``>= 0`` (only with ``gamma0``).
+    B : float, optional
+        Project ``theta`` onto ``||theta|| <= B`` after each step, ``B >= 1``; default no
+        projection (``method="online"`` only).
+    method : {"online", "least_squares"}, default="online"
+        One pass of online gradient descent, or batch ridge least squares.
+    ridge : float, optional
+        Ridge of ``method="least_squares"``, ``> 0``; default :data:`DEFAULT_RIDGE`.
+
+    Returns
+    -------
+    FixedRandomResult
+
+    Raises
+    ------
+    TypeError, ValueError
+        On invalid input; the message names the argument.
+
+    Examples
+    --------
+    >>> from iln.data import section6_data
+    >>> from iln.features import RandomCoordinate
+    >>> data = section6_data(20, 30, seed=0)
+    >>> res = fixed_random(data.X, data.y, RandomCoordinate(30), r=50, seed=1, eta=5.0)
+    >>> res.budget
+    Budget(features_sampled=50, psi_evaluations=1000)
+    >>> res.predict(data.X[:2]).shape
+    (2,)
+    """
+    X, y, family = check_online_data(X, y, family)
+    T = X.shape[0]
+    r = arguments.integer(r, "r", 1)
+    seed = _check_seed(seed)
+    if not isinstance(method, str) or method not in FIXED_RANDOM_METHODS:
+        raise ValueError(f"method must be one of {FIXED_RANDOM_METHODS}, got {method!r}")
+    gamma1 = _nonnegative(gamma1, "gamma1")
+    B = _radius(B)
+    if method == "online":
+        if ridge is not None:
+            raise ValueError("ridge applies to method='least_squares' only")
+        if (eta is None) == (gamma0 is None):
+            raise ValueError("eta or gamma0: give exactly one, a constant step or the first step "
+                             "of a schedule, for method='online'")
+        if eta is not None:
+            eta = _positive(eta, "eta")
+            if gamma1 != 0.0:
+                raise ValueError("gamma1 applies to the schedule of gamma0, not to a constant eta")
+            steps = np.full(T, eta)
+        else:
+            gamma0 = _positive(gamma0, "gamma0")
+            steps = step_sizes(T, gamma0, gamma1)
+    else:
+        for name, value in (("eta", eta), ("gamma0", gamma0), ("B", B)):
+            if value is not None:
+                raise ValueError(f"{name} applies to method='online' only")
+        if gamma1 != 0.0:
+            raise ValueError("gamma1 applies to method='online' only")
+        ridge = DEFAULT_RIDGE if ridge is None else _positive(ridge, "ridge")
+        steps = np.full(T, np.nan)
+
+    W = family.sample(r, random_streams.generator(seed))
+    Phi = feature_matrix(family, X, W) / math.sqrt(r)
+    if method == "online":
+        theta, predictions, norms, projected = _online(Phi, y, steps, B)
+    else:
+        theta, predictions, norms = _least_squares(Phi, y, ridge)
+        projected = np.zeros(T, dtype=bool)
+    return FixedRandomResult(
+        theta=theta, W=W, predictions=predictions, losses=0.5 * (predictions - y) ** 2,
+        labels=y, steps=steps, theta_norm=norms, projected=projected,
+        budget=Budget(features_sampled=r, psi_evaluations=r * T), family=family, r=r,
+        method=method, eta=eta, gamma0=gamma0, gamma1=gamma1, B=B, ridge=ridge, seed=seed,
+    )
+
