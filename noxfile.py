@@ -30,9 +30,10 @@ def verify(session):
 
 @nox.session
 def bench(session):
-    """Measure the cost per sample of Algorithm 2's versions and print the README table."""
+    """Measure Algorithm 2's cost per sample and Algorithm 1's run time; print the README table."""
     session.install(".[test]")
-    out = "reports/benchmarks/estimator.json"
-    session.run("pytest", "tests/benchmarks", "--benchmark-enable", f"--benchmark-json={out}",
-                *session.posargs)
-    session.run("python", "tests/benchmarks/summarize.py", out)
+    for name, target in (("estimator", "tests/benchmarks/test_estimator_speed.py"),
+                         ("algorithm1", "tests/benchmarks/test_algorithm1_scaling.py")):
+        session.run("pytest", target, "--benchmark-enable",
+                    f"--benchmark-json=reports/benchmarks/{name}.json", *session.posargs)
+    session.run("python", "tests/benchmarks/summarize.py", "reports/benchmarks/estimator.json")
