@@ -39,7 +39,10 @@ def _adversary(K):
 
 
 def algorithm1_run(name: str, T: int, m: int, seed: np.random.SeedSequence) -> ShrinkingGradientResult:
-    """The run called ``name`` (see :data:`RUNS`) with T rounds and m samples per round."""
+    """The run called ``name`` (see :data:`RUNS`) with T rounds and m samples per round.
+
+    ``section6_proof`` ignores ``m``: its point is the proof's own m (and eta).
+    """
     if name in ("ascent_adversary", "descent_adversary"):
         family = RandomCoordinate(4)
         X = np.full((T, 4), 0.99)

@@ -1,0 +1,149 @@
+"""iln.lemma2.shrink_penalty, iln.lemma6.events, iln.lemma3.variance: states, replays, decisions.
+
+The planted defects are changes of Algorithm 1 or 2 that each claim must flag: a lower shrink
+threshold (shrinks outside E1 or E2), an Algorithm 1 that always shrinks (a large penalty at
+the m where Lemma 2's bound is 0.1), and an Algorithm 2 that forgets its 1/m.
+"""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from iln import estimator, theory
+from iln.random_streams import child
+from verification import catalog
+from verification.claims.iln import shrink_penalty as sp
+
+CLAIMS = ["iln.lemma2.shrink_penalty", "iln.lemma6.events", "iln.lemma3.variance"]
+#: the share of a smoke run's false-alarm budget each of the three claims gets first.
+ALPHA = 1e-3 / 3
+
+
+def _replays(claim_id, n, seed=0, grid=None):
+    claim = catalog.get(claim_id)
+    config = claim.config("smoke")
+    if grid is not None:
+        config = {**config, "grid": grid}
+    records = [claim.trial(config, child(np.random.SeedSequence(seed), i)) for i in range(n)]
+    return claim, config, records
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _built_states():
+    # States are cached; building them before any test patches Algorithm 1 keeps the
+    # planted defects to the replayed round.
+    for name in sp.STATES:
+        sp.probe_state(name)
+
+
+@pytest.mark.parametrize("name", list(sp.STATES))
+def test_states_meet_the_lemmas_setting(name):
+    state = sp.probe_state(name)
+    assert state.eta < theory.LEMMA2_MAX_ETA
+    assert state.t == state.run.T + 1
+    # Lemma 5 on the run's path (the l1 bound is loose by a step: t - 1 updates).
+    assert state.alpha_l1 <= theory.alpha_l1_bound(sp.B, state.eta, state.t - 1)
+    for beta in state.comparators.values():
+        assert sp._norm(beta, state.K) < sp.B
+    if name != "section6":
+        c, _ = state.two_point
+        # Shrinking is possible and f_t is inside the ball: where shrinking can hurt.
+        assert c * state.alpha_l1 > sp.EVENT_THRESHOLD * sp.B
+        assert state.f_norm < sp.B
+
+
+def test_unknown_state_is_refused():
+    with pytest.raises(ValueError, match="unknown probe state"):
+        sp.probe_state("no_such_state")
+
+
+def test_no_penalty_without_a_shrink():
+    state = sp.probe_state("sign_two_point")
+    estimate = 3.0
+    following = state.alpha
+    following[-1] = -state.eta * (estimate - state.label)
+    outcome = sp.round_outcome(state, estimate, following, shrank=False)
+    assert not any(outcome[name] for name in state.comparators)
+    assert not outcome["E1"]
+    assert not outcome["E2"]
+
+
+def test_replays_follow_the_two_point_law():
+    # Each term is +-0.998 ||alpha||_1 with probability 1/2: with m = 3 the round shrinks
+    # exactly when the three signs agree (1/4), and the unshrunk step at the + side lands
+    # where shrinking hurts (exactly half of those).
+    grid = [{"state": "sign_two_point", "m": 3}]
+    _, _, records = _replays("iln.lemma6.events", 400, seed=1, grid=grid)
+    n = len(records)
+    for flag in ("shrink", "step_at_+16B"):
+        exact = 10 ** sp._exact_log10("sign_two_point", 3, lambda o, f=flag: o[f])
+        k = sum(r["sign_two_point/m=3"][flag] for r in records)
+        # Two-sided exact binomial test at 1e-6: a false alarm once in a million runs.
+        assert stats.binomtest(k, n, exact).pvalue > 1e-6, (flag, k, exact)
+    assert math.isclose(10 ** sp._exact_log10("sign_two_point", 3, lambda o: o["shrink"]), 0.25)
+
+
+def test_printed_lemma2_follows_from_the_corrected_chain_up_to_t_577():
+    # Why iln.lemma2.shrink_penalty is expected to hold: P_t <= P[D] <= 2 exp(-32 B^2 m /
+    # ||alpha||_1^2) with ||alpha^(t)||_1 < 17 eta (t - 1) at B = 1 is below the printed bound
+    # for t <= 577, and the argument stops working beyond.
+    eta = 0.12
+    for t in (2, 41, 300, 577):
+        for m in np.unique(np.geomspace(1, 1e6, 40).astype(int)):
+            chain = theory.hoeffding_tail_corrected(m, 8.0, theory.alpha_l1_bound(1.0, eta, t - 1))
+            assert chain <= theory.shrink_penalty_printed(m, eta, t) * (1 + 1e-12), (t, m)
+    m = 10**7
+    assert (theory.hoeffding_tail_corrected(m, 8.0, theory.alpha_l1_bound(1.0, eta, 3000))
+            > theory.shrink_penalty_printed(m, eta, 3001))
+
+
+@pytest.mark.parametrize("claim_id", CLAIMS)
+def test_smoke_profile_gives_the_expected_verdict(claim_id):
+    n = catalog.get(claim_id).config("smoke")["n_trials"]
+    claim, config, records = _replays(claim_id, n)
+    verdict = claim.decide(records, config, ALPHA)
+    assert verdict.verdict == claim.expected
+    assert verdict.counterexample is None
+    for value in (verdict.statistic, verdict.bound, verdict.power, verdict.tightness, *verdict.interval):
+        assert math.isfinite(value)
+
+
+def test_lemma6_sees_penalties_inside_the_events_and_the_alpha_bound_is_attained():
+    claim, config, records = _replays("iln.lemma6.events", 200)
+    verdict = claim.decide(records, config, ALPHA)
+    # The penalty fills about half of E1 or E2 at the adversarial states (exactly 1/2 at m = 1).
+    assert 0.3 < verdict.tightness < 0.8
+    assert all(row["proof_steps_failing"] == 0 for row in verdict.details["points"].values())
+    claim, config, records = _replays("iln.lemma3.variance", 50)
+    row = claim.decide(records, config, ALPHA).details["points"]["sign_two_point/m=1"]
+    # m = 1 on the two-point state: (E_t - 0)^2 = (0.998 ||alpha||_1)^2 in every replay.
+    assert row["tightness_alpha_bound"] == pytest.approx(sp.probe_state("sign_two_point").two_point[0] ** 2)
+
+
+def test_lowered_shrink_threshold_is_flagged_by_lemma6(monkeypatch):
+    # Shrinking from |E_t| >= 8B: shrinks that hurt happen with 8B <= |E_t| < 16B, in neither event.
+    monkeypatch.setattr(theory, "SHRINK_THRESHOLD", 8)
+    claim, config, records = _replays("iln.lemma6.events", 100)
+    verdict = claim.decide(records, config, ALPHA)
+    assert verdict.verdict == "violated"
+    assert 8 <= abs(verdict.counterexample["E_t"]) < 16
+
+
+def test_always_shrinking_is_flagged_by_lemma2(monkeypatch):
+    monkeypatch.setattr(theory, "SHRINK_THRESHOLD", 0)
+    claim, config, records = _replays("iln.lemma2.shrink_penalty", 100)
+    verdict = claim.decide(records, config, ALPHA)
+    assert verdict.verdict == "violated"
+    assert verdict.counterexample["frequency"] > verdict.counterexample["printed_bound"]
+
+
+def test_algorithm2_without_its_one_over_m_is_flagged_by_lemma3(monkeypatch):
+    fast = estimator._IMPLEMENTATIONS["fast"]
+    monkeypatch.setitem(estimator._IMPLEMENTATIONS, "fast",
+                        lambda alpha, X, x, m, family, seed: m * fast(alpha, X, x, m, family, seed))
+    claim, config, records = _replays("iln.lemma3.variance", 100)
+    verdict = claim.decide(records, config, ALPHA)
+    assert verdict.verdict == "violated"
+    assert verdict.details["points"]["sign_two_point/m=16"]["replays_outside_range"] > 0
