@@ -1,0 +1,203 @@
+"""iln.thm1.test_time and iln.sec6.figure1: trials, decisions, planted defects and smoke verdicts."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+import iln.comparison
+from iln import theory
+from iln.random_streams import child
+from verification import catalog, runner
+from verification.claims.iln import prediction_and_figures as pf
+from verification.claims.iln.algorithm1_runs import algorithm1_run
+
+TEST_TIME_CONFIG = {"n_trials": 300, "T": 12, "T_proof": 12, "m": 20,
+                    "instances": ["descent_adversary/balanced"], "predictors": ["final"],
+                    "grid": [{"delta": 0.2, "r": 0.9}]}
+
+
+def _seed(i):
+    return child(np.random.SeedSequence(2024), i)
+
+
+# ------------------------------------------------------------------------------------------
+# iln.thm1.test_time
+# ------------------------------------------------------------------------------------------
+
+
+def test_balanced_point_gives_the_two_point_law_whatever_alpha():
+    """The erratum's counterexample: every term of Algorithm 2 is +-0.9801 ||alpha||_1."""
+    run = algorithm1_run("descent_adversary", 12, 20, _seed(0))
+    a = float(np.abs(run.alpha).sum())
+    exact = float(run.alpha @ run.family.kernel(run.X, pf._BALANCED[None, :])[:, 0])
+    assert exact == pytest.approx(0.0, abs=1e-12)
+    E = np.array([run.predict(pf._BALANCED[None, :], m=1, seed=_seed(k))[0] for k in range(200)])
+    np.testing.assert_allclose(np.abs(E), 0.99**2 * a, rtol=1e-12)  # one term: exactly the two points
+    assert 0.3 < np.mean(E > 0) < 0.7  # both signs occur (a 1 - 1e-8 band for Bin(200, 1/2))
+    # With delta = 0.2, eps0 = 0.9 a the printed m is 2: |E| > eps0 iff both terms agree (P = 1/2).
+    assert theory.test_time_m(0.9 * a, 0.2, a) == 2
+
+
+def test_test_time_trial_is_json_ready_and_reproducible():
+    config = {**TEST_TIME_CONFIG, "instances": ["descent_adversary/train", "two_point_relu/train"],
+              "predictors": ["final", "averaged"]}
+    one = pf.test_time_trial(config, _seed(1))
+    assert one == pf.test_time_trial(config, _seed(1))
+    json.dumps(one, allow_nan=False)
+    for inst in config["instances"]:
+        for predictor in config["predictors"]:
+            events = one[f"{inst}/{predictor}/delta=0.2/r=0.9"]
+            assert isinstance(events["printed"], bool)
+            assert isinstance(events["corrected"], bool)
+            assert 0 < one[f"{inst}/{predictor}/l1_ratio"] <= 1  # Lemma 5
+            # The bound-form m is sampled only where Hoeffding does not already cover it.
+            assert (events["theorem"] is None) == (events["theorem_over_corrected"] >= 1)
+
+
+def test_test_time_smallest_config_is_violated_as_printed_and_holds_corrected():
+    records = [pf.test_time_trial(TEST_TIME_CONFIG, _seed(i)) for i in range(TEST_TIME_CONFIG["n_trials"])]
+    verdict = pf.test_time_decide(records, TEST_TIME_CONFIG, 1e-3)
+    assert verdict.verdict == "holds_after_correction"
+    assert verdict.counterexample["m"] == 2
+    assert verdict.details["corrected_m"]["verdict"] == "holds"
+
+
+def test_planted_defect_in_the_corrected_m_is_flagged(monkeypatch):
+    """predict's m with the printed constant (the defect the erratum corrects) must fail."""
+    monkeypatch.setattr(theory, "test_time_m_corrected", theory.test_time_m)
+    records = [pf.test_time_trial(TEST_TIME_CONFIG, _seed(i)) for i in range(TEST_TIME_CONFIG["n_trials"])]
+    verdict = pf.test_time_decide(records, TEST_TIME_CONFIG, 1e-3)
+    assert verdict.details["corrected_m"]["verdict"] == "violated"
+    assert verdict.verdict == "violated"
+
+
+def test_test_time_decide_on_synthetic_counts():
+    key = "descent_adversary/balanced/final/delta=0.2/r=0.9"
+
+    def records(printed, corrected, n=400):
+        return [{key: {"printed": i < printed, "corrected": i < corrected, "theorem": None,
+                       "theorem_over_corrected": 3.0},
+                 "descent_adversary/balanced/final/l1_ratio": 0.1} for i in range(n)]
+
+    decide = pf.test_time_decide
+    assert decide(records(40, 4), TEST_TIME_CONFIG, 1e-3).verdict == "holds"
+    assert decide(records(200, 4), TEST_TIME_CONFIG, 1e-3).verdict == "holds_after_correction"
+    assert decide(records(200, 160), TEST_TIME_CONFIG, 1e-3).verdict == "violated"
+    assert decide(records(200, 70), TEST_TIME_CONFIG, 1e-3).verdict == "inconclusive"  # 0.175: straddles
+    assert decide(records(40, 4), TEST_TIME_CONFIG, 1e-3).details["theorem_m"]["verdict"] == "holds"
+
+
+# ------------------------------------------------------------------------------------------
+# iln.sec6.figure1
+# ------------------------------------------------------------------------------------------
+
+FIGURE_CONFIG = {"n_trials": 8, "T": 20, "n_test": 10, "budgets": [400.0, 2000.0], "D": [60, 80],
+                 "step_grid": {"shrinking_gradient": [{"eta": 5.0}], "fixed_random": [{"gamma0": 5.0}],
+                               "doubly_stochastic": [{"gamma0": 5.0}]},
+                 "learners": ["shrinking_gradient", "fixed_random", "doubly_stochastic"]}
+
+
+def test_figure1_trial_takes_its_grid_point_from_the_trial_index():
+    records = [pf.figure1_trial(FIGURE_CONFIG, _seed(i)) for i in range(4)]
+    assert [(r["budget"], r["D"]) for r in records] == [(400.0, 60), (400.0, 80), (2000.0, 60), (2000.0, 80)]
+    json.dumps(records)
+    for r in records:
+        assert set(r["learners"]) == set(FIGURE_CONFIG["learners"])
+        evaluations = [v["psi_evaluations"] for v in r["learners"].values()]
+        assert max(evaluations) <= 1.05 * r["budget"]  # equal budgets, up to the rounding of m, r, k
+    assert pf.figure1_trial(FIGURE_CONFIG, _seed(2)) == records[2]
+
+
+def _synthetic(config, sg, others, seeds=12, noise=0.002, seed=0):
+    """Records whose losses are ``sg`` and ``others[name]`` (callables of budget, D) plus noise."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(seeds):
+        for budget in config["budgets"]:
+            for D in config["D"]:
+                learners = {"shrinking_gradient": sg(budget, D), **{n: f(budget, D) for n, f in others.items()}}
+                out.append({"budget": budget, "D": D, "learners": {
+                    n: {"online": v + noise * rng.standard_normal(), "online_exact": v,
+                        "test": v + noise * rng.standard_normal(), "steps": {"eta": 1.0}, "size": {},
+                        "psi_evaluations": 0} for n, v in learners.items()}})
+    return out
+
+
+def _decide(records, config=FIGURE_CONFIG):
+    return pf.figure1_decide(records, config, 1e-3)
+
+
+def test_figure1_decide_holds_violated_and_inconclusive():
+    lower = {"fixed_random": lambda b, D: 0.05, "doubly_stochastic": lambda b, D: 0.06}
+    assert _decide(_synthetic(FIGURE_CONFIG, lambda b, D: 0.02, lower)).verdict == "holds"
+    # A competitor lower at one D of every budget: violated, with that comparison as counterexample.
+    one_d = {**lower, "fixed_random": lambda b, D: 0.01 if D == 80 else 0.05}
+    verdict = _decide(_synthetic(FIGURE_CONFIG, lambda b, D: 0.02, one_d))
+    assert verdict.verdict == "violated"
+    assert (verdict.counterexample["D"], verdict.counterexample["competitor"]) == (80, "fixed_random")
+    equal = {"fixed_random": lambda b, D: 0.02, "doubly_stochastic": lambda b, D: 0.02}
+    assert _decide(_synthetic(FIGURE_CONFIG, lambda b, D: 0.02, equal)).verdict == "inconclusive"
+
+
+def test_figure1_budget_unstated_so_one_budget_where_it_holds_suffices():
+    others = {"fixed_random": lambda b, D: 0.05 if b == 400.0 else 0.01, "doubly_stochastic": lambda b, D: 0.06}
+    verdict = _decide(_synthetic(FIGURE_CONFIG, lambda b, D: 0.02, others))
+    assert verdict.details["budgets"] == {"400": "holds", "2000": "violated"}
+    assert verdict.verdict == "holds"
+
+
+def test_figure1_skewed_differences_need_the_bootstrap_too():
+    """One seed with a huge difference makes the mean positive but must not decide alone."""
+    config = {**FIGURE_CONFIG, "budgets": [400.0], "D": [60]}
+    records = _synthetic(config, lambda b, D: 0.02, {"fixed_random": lambda b, D: 0.02,
+                                                     "doubly_stochastic": lambda b, D: 0.02}, seeds=30)
+    records[0]["learners"]["shrinking_gradient"]["online"] = 5.0
+    verdict = _decide(records, config)
+    assert verdict.verdict == "inconclusive"
+
+
+def test_figure1_figure_table_and_json():
+    records = _synthetic(FIGURE_CONFIG, lambda b, D: 0.02 + D / 1e4, {"fixed_random": lambda b, D: 0.05,
+                                                                      "doubly_stochastic": lambda b, D: 0.06})
+    verdict = _decide(records)
+    table = verdict.details["figure"]["per_budget"]["2000"]
+    assert table["D"] == [60, 80]
+    assert table["shrinking_gradient"] == pytest.approx([0.026, 0.028], abs=0.002)
+    low, high = table["fixed_random_interval"][0]
+    assert low <= table["fixed_random"][0] <= high
+    json.dumps(verdict.to_json(), allow_nan=False)
+
+
+def test_planted_defect_in_shrinking_gradient_is_flagged(monkeypatch):
+    """The printed (ascent) step in Algorithm 1 inside the comparison: a competitor is lower."""
+    original = iln.comparison.shrinking_gradient
+    monkeypatch.setattr(iln.comparison, "shrinking_gradient",
+                        lambda *args, **kwargs: original(*args, **kwargs, update="printed"))
+    config = {**FIGURE_CONFIG, "budgets": [2000.0], "D": [60]}
+    records = [pf.figure1_trial(config, _seed(i)) for i in range(8)]
+    assert all(r["learners"]["shrinking_gradient"]["online"] > r["learners"]["fixed_random"]["online"]
+               for r in records)
+    assert _decide(records, config).verdict == "violated"
+
+
+def test_figure1_diverged_runs_count_as_the_worst_loss():
+    records = _synthetic(FIGURE_CONFIG, lambda b, D: 0.02, {"fixed_random": lambda b, D: 0.05,
+                                                           "doubly_stochastic": lambda b, D: 0.06})
+    records[0]["learners"]["fixed_random"]["online"] = math.inf
+    values = pf._losses(records, records[0]["budget"], records[0]["D"], "fixed_random", "online")
+    assert values.max() == pf.DIVERGED_LOSS
+
+
+# ------------------------------------------------------------------------------------------
+# Both claims: the smoke profile reaches the expected verdicts
+# ------------------------------------------------------------------------------------------
+
+
+def test_smoke_profile_gives_the_expected_verdicts(tmp_path):
+    ids = [pf.TEST_TIME_ID, pf.FIGURE1_ID]
+    result = runner.run(ids, profile="smoke", seed=0, jobs=1, store=tmp_path / "s.sqlite", quiet=True)
+    for outcome in result.outcomes:
+        assert outcome.verdict.verdict == catalog.get(outcome.claim.id).expected, outcome.verdict
+    json.dumps(result.to_json())

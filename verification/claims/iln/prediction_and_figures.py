@@ -1,0 +1,579 @@
+"""Prediction at test time (Theorem 1, part 3) and the Section 6 experiment (ICML Figure 1).
+
+``iln.thm1.test_time``: ICML Theorem 1, part 3 / arXiv Theorem 1, part 3 and the end of
+Appendix C.2 -- Algorithm 2 run with ``alpha^(t)`` and ``m = O(B^4 T log(1/delta) / eps0^2)``
+estimates ``<f_t, Phi(x)>`` within ``eps0`` (ICML: with probability at least ``1 - delta``).
+
+``iln.sec6.figure1``: ICML Section 6 and Figure 1 (the arXiv version has no experiment) --
+Shrinking Gradient "achieves a lower loss while working with the same feature budget" than
+Fixed-Random and Doubly Stochastic Gradient Descent, for D = 550, ..., 800 and T = 200.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+from statsmodels.stats.power import TTestPower
+
+from iln import theory
+from iln.comparison import LABELS, LEARNERS, section6_comparison
+from iln.random_streams import child
+from verification import rules, statistics
+from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Erratum, Source, register
+from verification.claims.iln.algorithm1_runs import RUNS, algorithm1_run
+from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, VIOLATED, Verdict
+
+# ------------------------------------------------------------------------------------------
+# iln.thm1.test_time
+# ------------------------------------------------------------------------------------------
+
+TEST_TIME_ID = "iln.thm1.test_time"
+
+#: test points, by the structure they give Algorithm 2's terms (shown in the report).
+TEST_POINTS = {
+    "balanced": "x = (0.99, 0.99, -0.99, -0.99) against training inputs that all equal "
+                "(0.99, 0.99, 0.99, 0.99) (random coordinates, D = 4): <f, Phi(x)> = 0 and every "
+                "term of Algorithm 2 is +-0.9801 ||alpha||_1 with probability 1/2 whatever alpha is, "
+                "the two-point law at which Hoeffding's inequality is tight and the printed tail fails",
+    "train": "x = x_1, a training input: the largest kernel values the run has; with the descent "
+             "adversary and the alternating ReLU run, alpha alternates in sign, so large terms "
+             "cancel in the mean",
+}
+#: (run of :data:`verification.claims.iln.algorithm1_runs.RUNS`, test point) pairs tried.
+TEST_TIME_INSTANCES = ("descent_adversary/balanced", "descent_adversary/train",
+                       "ascent_adversary/balanced", "two_point_relu/train", "section6_proof/train")
+#: ``final``: ``f_{T+1}`` (``alpha^(T+1)``, what ``predict`` uses by default); ``averaged``:
+#: ``f_S`` of Corollary 1, for which arXiv C.2 says "the result ... is the same".
+PREDICTORS = ("final", "averaged")
+#: the ways of choosing m that are sampled: the printed constant with ||alpha||_1, and the
+#: corrected one (chosen by ShrinkingGradientResult.predict from epsilon and delta).
+M_RULES = ("printed", "corrected")
+_BALANCED = np.array([0.99, 0.99, -0.99, -0.99])
+
+
+def _finite(value):
+    """JSON has no infinity: a one-sided interval's open end is written as null."""
+    return float(value) if math.isfinite(value) else None
+
+
+def _test_point(run, point: str) -> np.ndarray:
+    if point == "balanced":
+        return _BALANCED
+    return run.X[0]
+
+
+def _theorem_m(run, eps0: float, delta: float) -> int:
+    """The printed constant with Lemma 5's bound ``(16B+1) eta T`` in place of ``||alpha||_1``.
+
+    At Theorem 1's ``eta = B/sqrt(T)`` this is the ``(16B+1) B sqrt(T)`` of the arXiv C.2
+    display (:func:`iln.theory.test_time_m_theorem`); at the proof's eta it is half of it,
+    which makes the check stricter.
+    """
+    return theory.test_time_m(eps0, delta, float(theory.alpha_l1_bound(run.B, run.eta, run.T)))
+
+
+def test_time_trial(config, seed) -> dict:
+    """Runs of Algorithm 1, then per (instance, predictor, grid point): whether
+    ``|E - <f, Phi(x)>| > eps0`` at the printed and at the corrected m, with
+    ``eps0 = r ||alpha||_1`` (a constant given the run, which is independent of the test-time
+    draws, so the theorem's probability applies to it).
+
+    The m with Lemma 5's bound (``"theorem"``) is sampled only where it is below the corrected
+    m; elsewhere the two-sided Hoeffding bound already guarantees it and the record keeps the
+    ratio ``m_theorem / m_corrected`` with ``None`` for the event.
+    """
+    runs = {}
+    for j, name in enumerate(RUNS):
+        if any(inst.startswith(name + "/") for inst in config["instances"]):
+            T = config["T_proof"] if name == "section6_proof" else config["T"]
+            runs[name] = algorithm1_run(name, T, config["m"], child(seed, j))
+    record = {}
+    for i, inst in enumerate(config["instances"]):
+        name, point = inst.split("/")
+        run = runs[name]
+        x = _test_point(run, point)
+        for p, predictor in enumerate(config["predictors"]):
+            averaged = predictor == "averaged"
+            alpha = run.alpha_mean if averaged else run.alpha
+            a = float(np.abs(alpha).sum())
+            exact = float(alpha @ run.family.kernel(run.X, x[None, :])[:, 0])
+            record[f"{inst}/{predictor}/l1_ratio"] = a / float(theory.alpha_l1_bound(run.B, run.eta, run.T))
+            for g, grid_point in enumerate(config["grid"]):
+                key = _test_time_key(inst, predictor, grid_point)
+                if a == 0.0:  # alpha = 0: Algorithm 2 returns 0 = <f, Phi(x)> exactly
+                    record[key] = {"printed": False, "corrected": False, "theorem": False,
+                                   "theorem_over_corrected": None}
+                    continue
+                delta, eps0 = grid_point["delta"], grid_point["r"] * a
+                m = {"printed": theory.test_time_m(eps0, delta, a),
+                     "corrected": theory.test_time_m_corrected(eps0, delta, a),
+                     "theorem": _theorem_m(run, eps0, delta)}
+                events = {"theorem_over_corrected": m["theorem"] / m["corrected"], "theorem": None}
+                for k, rule in enumerate((*M_RULES, "theorem")):
+                    if rule == "theorem" and m["theorem"] >= m["corrected"]:
+                        continue
+                    # The corrected m is predict's own choice from epsilon and delta.
+                    E = run.predict(x[None, :], seed=child(seed, 100 + i, p, g, k), averaged=averaged,
+                                    m=None if rule == "corrected" else m[rule], epsilon=eps0, delta=delta)[0]
+                    events[rule] = bool(abs(E - exact) > eps0)
+                record[key] = events
+    return record
+
+
+# "test" is the paper's test time: keep pytest from collecting these if a test imports them.
+test_time_trial.__test__ = False  # type: ignore[attr-defined]
+
+
+def _test_time_key(inst, predictor, grid_point) -> str:
+    return f"{inst}/{predictor}/delta={grid_point['delta']}/r={grid_point['r']}"
+
+
+def _tail_points(records, config, rule):
+    """One :class:`~verification.rules.TailPoint` per (instance, predictor, grid point), bound
+    ``delta``; for the ``"theorem"`` rule over the trials in which it was sampled."""
+    points = []
+    for inst in config["instances"]:
+        for predictor in config["predictors"]:
+            for grid_point in config["grid"]:
+                key = _test_time_key(inst, predictor, grid_point)
+                hits = [r[key][rule] for r in records if r[key][rule] is not None]
+                if not hits:
+                    continue
+                m = {"printed": theory.test_time_m, "corrected": theory.test_time_m_corrected}.get(rule)
+                points.append(rules.TailPoint(
+                    key=key, k=int(sum(hits)), n=len(hits), printed=float(grid_point["delta"]),
+                    first_event=hits.index(True) if any(hits) else None,
+                    instance={"instance": inst, "predictor": predictor, "m_rule": rule,
+                              "m": m(grid_point["r"], grid_point["delta"], 1.0) if m else None,
+                              "delta": grid_point["delta"], "eps0_over_alpha_l1": grid_point["r"],
+                              "run": RUNS[inst.split("/")[0]], "test_point": TEST_POINTS[inst.split("/")[1]]},
+                ))
+    return points
+
+
+def _theorem_check(records, config, alpha):
+    """The secondary check: Lemma 5's bound in place of ``||alpha||_1`` (not in the verdict)."""
+    ratios = [r[k]["theorem_over_corrected"] for r in records for k in r if not k.endswith("l1_ratio")]
+    ratios = [q for q in ratios if q is not None] or [math.inf]
+    out = {"min_m_theorem_over_m_corrected": _finite(min(ratios)),
+           "cases_below_corrected": int(sum(q < 1 for q in ratios)), "cases": len(ratios)}
+    points = _tail_points(records, config, "theorem")
+    if not points:
+        out.update(verdict=HOLDS, reason="m_theorem >= m_corrected in every case, so the two-sided "
+                                         "Hoeffding bound guarantees the confidence: the factor 2 is absorbed")
+        return out
+    v = rules.probability_bound(TEST_TIME_ID, points, alpha)
+    out.update(verdict=v.verdict, level=v.level, points=v.details["points"])
+    return out
+
+
+def test_time_decide(records, config, alpha) -> Verdict:
+    """Probability-bound rule (:func:`verification.rules.probability_bound`) at ``alpha / 2``
+    for the printed constant (the claim's verdict) and for the corrected one (the erratum's
+    check); every point's bound is ``delta``.  The m with Lemma 5's bound is a secondary check
+    (``details["theorem_m"]``) that does not enter the verdict."""
+    checks = {rule: rules.probability_bound(TEST_TIME_ID, _tail_points(records, config, rule), alpha / 2)
+              for rule in M_RULES}
+    printed, corrected = checks["printed"], checks["corrected"]
+    # The rule's own combination of a printed and a corrected check, for two experiments
+    # (two values of m) instead of two bounds on one.
+    if printed.verdict == VIOLATED:
+        verdict = {HOLDS: HOLDS_AFTER_CORRECTION, VIOLATED: VIOLATED}.get(corrected.verdict, INCONCLUSIVE)
+    else:
+        verdict = printed.verdict
+    details = {f"{rule}_m": {"verdict": v.verdict, "level": v.level, "points": v.details["points"]}
+               for rule, v in checks.items()}
+    details["theorem_m"] = _theorem_check(records, config, alpha / 2)
+    details["max_alpha_l1_over_lemma5_bound"] = {
+        f"{inst}/{pred}": max(r[f"{inst}/{pred}/l1_ratio"] for r in records)
+        for inst in config["instances"] for pred in config["predictors"]}
+    details["m_rules"] = {
+        "printed": "ceil(||alpha||_1^2 log(1/delta) / eps0^2): ICML Lemma 4 eq. (19) / arXiv Lemma 3 "
+                   "eq. (15) solved for m (iln.theory.test_time_m)",
+        "corrected": "ceil(2 ||alpha||_1^2 log(2/delta) / eps0^2), chosen by "
+                     "ShrinkingGradientResult.predict(epsilon=, delta=) (iln.theory.test_time_m_corrected)",
+        "theorem": "the printed constant with ||alpha||_1 replaced by Lemma 5's (16B+1) eta T "
+                   "(arXiv C.2's (16B+1) B sqrt(T) at Theorem 1's eta); secondary, not in the verdict",
+    }
+    return Verdict(**{**printed.__dict__, "verdict": verdict, "details": details})
+
+
+test_time_decide.__test__ = False  # type: ignore[attr-defined]
+
+
+_THM13_ICML = (r"\text{For each } t = 1\dots T \text{ and a new test example } \mathbf{x}, \text{ we can with "
+               r"probability} \geq 1 - \delta \text{ estimate } \langle f_t, \Phi(\mathbf{x}) \rangle "
+               r"\text{ within accuracy } \epsilon_0 \text{ by running Algorithm 2 with parameters } "
+               r"\alpha^{(t)}, \{\mathbf{x}_i\}_{i=1}^t, \mathbf{x} \text{ and } "
+               r"m = O\left(\frac{B^4 T}{\epsilon_0^2} \log 1/\delta\right)")
+_THM13_ARXIV = (r"\text{For each } t = 1\dots T \text{ and a new test example } \mathbf{x}, \text{ we can "
+                r"estimate } \langle f_t, \Phi(\mathbf{x}) \rangle \text{ within accuracy } \epsilon_0 "
+                r"\text{ by running Algorithm 2 with parameters } \alpha^{(t)}, \{\mathbf{x}_i\}_{i=1}^t, "
+                r"\mathbf{x} \text{ and } m = O\left(\frac{B^4 T}{\epsilon_0^2} \log 1/\delta\right);\quad "
+                r"\mathbb{P}\left[\left|E - \left\langle f_t, \mathbf{x} \right\rangle\right|\right] \le "
+                r"\exp\left(-\frac{\epsilon^2 m}{((16B + 1)B\sqrt{T})^2}\right)")
+_M_PRINTED = (r"m = \left\lceil \frac{\|\alpha^{(t)}\|_1^2 \log(1/\delta)}{\epsilon_0^2} \right\rceil"
+              r"\ \Rightarrow\ \mathbb{P}\left[|E - \langle f_t, \Phi(\mathbf{x})\rangle| > \epsilon_0\right] \leq \delta")
+_M_CORRECTED = (r"m = \left\lceil \frac{2\|\alpha^{(t)}\|_1^2 \log(2/\delta)}{\epsilon_0^2} \right\rceil"
+                r"\ \Rightarrow\ \mathbb{P}\left[|E - \langle f_t, \Phi(\mathbf{x})\rangle| > \epsilon_0\right] \leq \delta")
+
+#: (delta, eps0 / ||alpha||_1) grids.  At the "balanced" point the printed m has the exact
+#: (binomial) tails 0.5 and 0.24 at delta = 0.2, 0.125 and 0.058 at 0.05, 0.031 and 0.036 at
+#: 0.01 (r = 0.9 and 0.3), and the corrected m 0.031, 0.036, 0.0020, 0.0054, 0.00012, 0.0006.
+#: Every log(1/delta) / r^2 and 2 log(2/delta) / r^2 is at least 0.01 from an integer, so
+#: rounding cannot change an m.
+_GRID = [{"delta": d, "r": r} for d in (0.2, 0.05) for r in (0.9, 0.3)]
+_GRID_FULL = [*_GRID, {"delta": 0.01, "r": 0.9}, {"delta": 0.01, "r": 0.3}]
+_SMOKE_GRID = [{"delta": 0.2, "r": 0.9}, {"delta": 0.1, "r": 0.9}]
+
+
+def _test_time_trials(grid, ratio):
+    """Trials to detect a tail ``ratio`` times the grid's smallest delta with the design power,
+    at the design level split over the points and the printed and corrected checks."""
+    delta = min(g["delta"] for g in grid)
+    n_points = len(TEST_TIME_INSTANCES) * len(PREDICTORS) * len(grid)
+    return statistics.binomial_sample_size(delta, DESIGN_ALPHA / (2 * n_points), DESIGN_POWER, ratio * delta)
+
+
+_TEST_TIME_BASE = {"T": 12, "T_proof": 12, "m": 20, "instances": list(TEST_TIME_INSTANCES),
+                   "predictors": list(PREDICTORS)}
+
+register(Claim(
+    id=TEST_TIME_ID,
+    title="Test-time estimate of f_t by Algorithm 2 within eps0 with probability 1 - delta",
+    sources=(
+        Source("ICML", "Section 3, Theorem 1, part 3 (explicit m: Lemma 4, eq. (19))", _THM13_ICML),
+        Source("arXiv", "Section 3, Theorem 1, part 3; Appendix C.2, last display", _THM13_ARXIV),
+    ),
+    rule="probability bound",
+    # Fixed before running.  The explicit m of the proofs solves the printed tail of ICML
+    # eq. (19) / arXiv eq. (15), which is false at its two-point worst case
+    # (iln.lemma4.hoeffding).  Algorithm 1 cannot avoid that case: at the "balanced" point the
+    # terms are +-0.9801 ||alpha||_1 with probability 1/2 whatever alpha^(t) is, because every
+    # training input is the same vector; the binomial law then gives the tails in _GRID's
+    # comment, above delta.  The corrected m (two-sided Hoeffding) is a theorem.  So: the
+    # printed constant is violated, the corrected one holds.
+    # The secondary "theorem" check (Lemma 5's bound in place of ||alpha||_1) is expected to
+    # hold: at the proof's eta the bound is at least twice ||alpha||_1 in the theorem's form,
+    # which makes m at least 4 times the printed one and so above the corrected one for
+    # delta <= 0.7; and Algorithm 1 keeps ||alpha^(t)||_1 far below the bound on these runs
+    # (the ascent adversary's ||alpha||_1 stays near 30 by its shrinks while the bound grows as
+    # 17 t; the other runs take steps of about eta (1 + |E_t|) << 17 eta).
+    expected=HOLDS_AFTER_CORRECTION,
+    configs={
+        # 500 trials: at the corrected m the two-point tails are 0.031 (delta = 0.2) and 0.008
+        # (delta = 0.1), far enough below delta for the upper Clopper-Pearson end at ~1e-4.
+        "smoke": {"n_trials": 500, "T": 12, "T_proof": 12, "m": 20,
+                  "instances": ["descent_adversary/balanced", "descent_adversary/train"],
+                  "predictors": ["final"], "grid": _SMOKE_GRID},
+        # Detect a tail twice the smallest delta: 0.05 (quick), 0.01 (full).
+        "quick": {"n_trials": functools.partial(_test_time_trials, _GRID, 2.0), **_TEST_TIME_BASE,
+                  "grid": _GRID},
+        "full": {"n_trials": functools.partial(_test_time_trials, _GRID_FULL, 2.0), **_TEST_TIME_BASE,
+                 "grid": _GRID_FULL},
+    },
+    trial=test_time_trial,
+    decide=test_time_decide,
+    instances="predictors f_{T+1} and f_S of runs of Algorithm 1 (" + "; ".join(
+        f"{k}: {RUNS[k]}" for k in ("descent_adversary", "ascent_adversary", "two_point_relu", "section6_proof"))
+        + ") at test points: " + "; ".join(f"{k}: {v}" for k, v in TEST_POINTS.items())
+        + "; eps0 = r ||alpha||_1 on a grid of (delta, r)",
+    erratum=Erratum(
+        claim_id=TEST_TIME_ID,
+        printed={"ICML": _THM13_ICML + r"\quad\text{with the proof's constant (Lemma 4, eq. 19): }" + _M_PRINTED,
+                 "arXiv": _THM13_ARXIV + r"\quad\text{from Lemma 3, eq. (15), whose constant with } "
+                          r"\|\alpha^{(t)}\|_1 \text{ is }" + _M_PRINTED},
+        counterexample="Run Algorithm 1 (descent adversary, random-coordinate features, D = 4, every "
+                       "input (0.99, 0.99, 0.99, 0.99)) and test at x = (0.99, 0.99, -0.99, -0.99): "
+                       "<f_t, Phi(x)> = 0 and each term of Algorithm 2 is +-0.9801 ||alpha^(t)||_1 with "
+                       "probability 1/2 for every alpha^(t). With delta = 0.2 and eps0 = 0.9 ||alpha||_1 "
+                       "the printed constant gives m = ceil(log 5 / 0.81) = 2, and |E| > eps0 exactly "
+                       "when the two terms agree: probability 1/2 > 0.2. With delta = 0.01 and "
+                       "eps0 = 0.3 ||alpha||_1, m = 52 and the probability is 0.036 > 0.01 (exact "
+                       "binomial; the check measures both).",
+        corrected=_M_CORRECTED + r"\quad\text{(two-sided Hoeffding; still } O\left(\frac{B^4 T}{\epsilon_0^2}"
+                  r"\log 1/\delta\right) \text{ by Lemma 5, so the O-form of Theorem 1.3 stands)}",
+        check="iln.thm1.test_time runs ShrinkingGradientResult.predict(epsilon=eps0, delta=delta), "
+              "which takes this m, at every point of the grid; the verdict is holds_after_correction "
+              "when it holds everywhere. The m with Lemma 5's bound in place of ||alpha||_1 is checked "
+              "beside it (details['theorem_m']).",
+    ),
+))
+
+# ------------------------------------------------------------------------------------------
+# iln.sec6.figure1
+# ------------------------------------------------------------------------------------------
+
+FIGURE1_ID = "iln.sec6.figure1"
+#: the learners the claim compares Shrinking Gradient with; exact-kernel OGD is plotted as a
+#: reference without a feature budget and is not part of the verdict.
+COMPETITORS = ("fixed_random", "doubly_stochastic")
+#: the losses: the learner's own online predictions averaged over the pass (primary: the
+#: paper's axis is not legible in our copy, and "one pass ... to emulate the online regret
+#: setting" points to it) and the final predictor's held-out loss (secondary).
+LOSSES = {"online": "average online loss over the pass, (1/T) sum_t (p_t - y_t)^2 / 2",
+          "test": "held-out loss of the final predictor, mean (f(x) - y)^2 / 2"}
+_FIGURE_LOSSES = {**LOSSES, "online_exact": "average online loss with the exact f_t for Shrinking "
+                  "Gradient (its estimates E_t replaced by <f_t, Phi(x_t)>); the others' own"}
+#: a diverged run (non-finite loss) counts as this loss: worse than predicting 0 (at most 0.5).
+DIVERGED_LOSS = 1e3
+_PAPER_D = [550, 600, 650, 700, 750, 800]
+
+
+def _figure_points(config):
+    return [(b, D) for b in config["budgets"] for D in config["D"]]
+
+
+def figure1_trial(config, seed) -> dict:
+    """One run of :func:`iln.comparison.section6_comparison` at one (budget, D).
+
+    Trial i of the run takes grid point ``i mod G`` (G = budgets x D); ``i`` is the last entry
+    of its seed's spawn key, so the trial stays a pure function of (config, seed) while the
+    runner can spread the grid over its workers.  The learners inside one call share the data
+    (child 0 of the seed): the pairs of the comparison.
+    """
+    points = _figure_points(config)
+    index = seed.spawn_key[-1] if seed.spawn_key else 0
+    budget, D = points[index % len(points)]
+    grid = config.get("step_grid")
+    result = section6_comparison(D, config["T"], budget=budget, seed=child(seed, 0), n_test=config["n_test"],
+                                 step_grid=grid, learners=config["learners"])
+    learners = {}
+    for o in result.outcomes:
+        learners[o.name] = {"online": o.online_loss, "online_exact": o.online_loss_exact, "test": o.test_loss,
+                            "steps": {k: float(v) for k, v in o.steps.items()},
+                            "size": {k: int(v) for k, v in o.size.items()},
+                            "psi_evaluations": int(o.budget.psi_evaluations)}
+    return {"budget": float(budget), "D": int(D), "learners": learners}
+
+
+def _losses(records, budget, D, learner, loss):
+    values = [r["learners"][learner][loss] for r in records if r["budget"] == budget and r["D"] == D]
+    return np.array([v if math.isfinite(v) else DIVERGED_LOSS for v in values])
+
+
+def _detectable(n, level_alpha):
+    """Standardised mean difference a one-sided paired t-test detects with the design power."""
+    if n < 3:
+        return math.inf
+    return float(TTestPower().solve_power(effect_size=None, nobs=n, alpha=level_alpha, power=DESIGN_POWER,
+                                          alternative="larger"))
+
+
+def _compare(records, config, alpha, loss):
+    """Every (budget, D, competitor) comparison in both directions, Holm over all of them."""
+    rows, pvalues = [], []
+    for budget in config["budgets"]:
+        for D in config["D"]:
+            sg = _losses(records, budget, D, "shrinking_gradient", loss)
+            for comp in COMPETITORS:
+                other = _losses(records, budget, D, comp, loss)
+                rows.append({"budget": budget, "D": D, "competitor": comp, "sg": sg, "other": other,
+                             "less": statistics.paired_one_sided(sg, other, 0.95, "less"),
+                             "greater": statistics.paired_one_sided(sg, other, 0.95, "greater")})
+                pvalues += [rows[-1]["less"].pvalue, rows[-1]["greater"].pvalue]
+    holm = statistics.holm(pvalues, alpha)
+    n_tests = len(pvalues)
+    per_test = alpha / n_tests
+    for j, row in enumerate(rows):
+        diff = row["sg"] - row["other"]
+        # The t-test's false-alarm rate suffers from skewed differences (paired_one_sided's
+        # notes): a rejection also needs the bootstrap interval over seeds, each end at the
+        # Bonferroni level, to exclude 0 on the same side.
+        boot = statistics.bootstrap_interval(diff, 1 - 2 * per_test, seed=j, method="percentile")
+        row["sg_lower"] = holm.reject[2 * j] and boot.high < 0
+        row["competitor_lower"] = holm.reject[2 * j + 1] and boot.low > 0
+        row["adjusted"] = (holm.adjusted_pvalues[2 * j], holm.adjusted_pvalues[2 * j + 1])
+        row["bootstrap"] = [boot.low, boot.high]
+    return rows, per_test
+
+
+def _row_json(row, per_test):
+    diff = row["sg"] - row["other"]
+    greater = statistics.paired_one_sided(row["sg"], row["other"], 1 - per_test, "greater")
+    return {"budget": row["budget"], "D": row["D"], "competitor": row["competitor"],
+            "mean_shrinking_gradient": float(row["sg"].mean()), "mean_competitor": float(row["other"].mean()),
+            "mean_difference": float(diff.mean()), "pvalue_sg_lower": row["less"].pvalue,
+            "pvalue_competitor_lower": row["greater"].pvalue,
+            "holm_adjusted": list(row["adjusted"]), "wilcoxon": [row["less"].wilcoxon_pvalue,
+                                                                  row["greater"].wilcoxon_pvalue],
+            "interval_competitor_lower": [_finite(greater.interval.low), _finite(greater.interval.high)],
+            "bootstrap_mean_difference": row["bootstrap"], "sg_lower": bool(row["sg_lower"]),
+            "competitor_lower": bool(row["competitor_lower"]), "seeds": int(diff.size)}
+
+
+def _budget_verdicts(rows, config):
+    out = {}
+    for budget in config["budgets"]:
+        mine = [r for r in rows if r["budget"] == budget]
+        out[budget] = HOLDS if all(r["sg_lower"] for r in mine) else \
+            VIOLATED if any(r["competitor_lower"] for r in mine) else INCONCLUSIVE
+    return out
+
+
+def _claim_verdict(per_budget):
+    """The paper does not state its budget: the claim holds if it holds at some budget of the
+    grid, and is violated only if it is violated at every one."""
+    values = list(per_budget.values())
+    return HOLDS if HOLDS in values else VIOLATED if all(v == VIOLATED for v in values) else INCONCLUSIVE
+
+
+def _figure(records, config, loss):
+    """Per budget, the table of Figure 1: D and each learner's mean loss with a 95% interval."""
+    table = {}
+    for budget in config["budgets"]:
+        series = {"D": list(config["D"])}
+        for learner in config["learners"]:
+            means, intervals = [], []
+            for D in config["D"]:
+                values = _losses(records, budget, D, learner, loss)
+                means.append(float(values.mean()))
+                ci = statistics.bootstrap_interval(values, 0.95, seed=int(D), method="percentile")
+                intervals.append([ci.low, ci.high])
+            series[learner], series[f"{learner}_interval"] = means, intervals
+        table[f"{budget:g}"] = series
+    return {"loss": _FIGURE_LOSSES[loss], "labels": dict(LABELS), "interval": "95% percentile bootstrap "
+            "over seeds", "per_budget": table}
+
+
+def figure1_decide(records, config, alpha) -> Verdict:
+    """Comparison rule: paired one-sided tests over seeds, per budget, D and competitor.
+
+    For each comparison both one-sided paired t-tests (:func:`verification.statistics.paired_one_sided`)
+    enter one Holm family at ``alpha``; a rejection counts only if the percentile bootstrap
+    interval of the mean difference agrees.  At a budget the paper's statement holds when
+    Shrinking Gradient is significantly lower than both competitors at every D, and is violated
+    when a competitor is significantly lower at some D; the claim's verdict over the budgets
+    is :func:`_claim_verdict`.  The verdict is on the online loss; the test loss is decided the
+    same way in ``details["secondary_test_loss"]``.
+    """
+    rows, per_test = _compare(records, config, alpha, "online")
+    per_budget = _budget_verdicts(rows, config)
+    verdict = _claim_verdict(per_budget)
+    # H0 "the statement holds at the paper's budget" is rejected when it is at every budget:
+    # the largest over budgets of the smallest adjusted p-value against it (intersection-union).
+    worst_budget = max(config["budgets"], key=lambda b: min(r["adjusted"][1] for r in rows if r["budget"] == b))
+    row = min((r for r in rows if r["budget"] == worst_budget), key=lambda r: r["adjusted"][1])
+    diff = row["sg"] - row["other"]
+    greater = statistics.paired_one_sided(row["sg"], row["other"], 1 - per_test, "greater")
+    sd = float(diff.std(ddof=1)) if diff.size > 1 else math.nan
+    counterexample = None
+    if verdict == VIOLATED:
+        best = min(rows, key=lambda r: r["adjusted"][1])
+        counterexample = {**_row_json(best, per_test), "competitor_label": LABELS[best["competitor"]],
+                          "loss": LOSSES["online"]}
+    test_rows, _ = _compare(records, config, alpha, "test")
+    test_budget = _budget_verdicts(test_rows, config)
+    details = {
+        # Written before the check was run for the first time, by the helper who wrote it:
+        "history": HISTORY,
+        "budgets": {f"{b:g}": v for b, v in per_budget.items()},
+        "comparisons": [_row_json(r, per_test) for r in rows],
+        "figure": _figure(records, config, "online"),
+        "figure_test_loss": _figure(records, config, "test"),
+        "figure_online_exact_f": _figure(records, config, "online_exact"),
+        "secondary_test_loss": {"verdict": _claim_verdict(test_budget),
+                                "budgets": {f"{b:g}": v for b, v in test_budget.items()},
+                                "comparisons": [_row_json(r, per_test) for r in test_rows]},
+        "tuned_steps": _tuned_steps(records),
+        "per_test_level": per_test,
+        "loss": LOSSES["online"],
+    }
+    return Verdict(
+        claim_id=FIGURE1_ID, verdict=verdict,
+        rule="comparison (paired one-sided t-tests over seeds, Holm; percentile bootstrap as a check)",
+        statistic=float(diff.mean()), bound=0.0, interval=(greater.interval.low, greater.interval.high),
+        level=1 - per_test, alpha=alpha, power=_detectable(diff.size, per_test) * sd,
+        tightness=float(row["sg"].mean() / row["other"].mean()), counterexample=counterexample,
+        elapsed_s=0.0, n_trials=len(records), pvalue=float(row["adjusted"][1]), details=details,
+    )
+
+
+def _tuned_steps(records):
+    """How often each step value was chosen, per learner and budget (the tuning's footprint)."""
+    out = {}
+    for r in records:
+        for learner, v in r["learners"].items():
+            key = f"{r['budget']:g}/{learner}"
+            step = ", ".join(f"{k}={x:g}" for k, x in sorted(v["steps"].items()))
+            out.setdefault(key, {}).setdefault(step, 0)
+            out[key][step] += 1
+    return out
+
+
+HISTORY = (
+    "Before this claim's expectation was set, runs of section6_comparison were seen: (1) a helper "
+    "ran D = 600, T = 200, budget 2e6, seed 0: Fixed-Random had the lower loss (online 0.0072 vs "
+    "0.0157 for Shrinking Gradient; test 0.00104 vs 0.00185) and DSGD was also lower online; "
+    "(2) the helper writing this claim had formed the expectation below from the analysis "
+    "alone, then ran a timing run (seed 0, D = 550 and 800, budgets 2e4, 2e5, 2e6) that "
+    "printed the losses: Fixed-Random was lower at all six points, online and test. The "
+    "expectation was not changed after (2); the lead reviews it."
+)
+
+_FIG1 = (r"\text{Comparison of three random feature methods (Figure 1), } D = 550, 600, \dots, 800,\ "
+         r"T = 200,\ \text{one pass: ``our method indeed achieves a lower loss while working with the same "
+         r"feature budget''}")
+
+
+def _figure1_trials(n_D, n_budgets, effect):
+    """Seeds x grid points: enough seeds for a one-sided paired t-test to detect a mean
+    difference of ``effect`` standard deviations with the design power, at the design level
+    split over the claim's tests (two directions, two competitors, every (budget, D))."""
+    tests = 2 * len(COMPETITORS) * n_D * n_budgets
+    n = TTestPower().solve_power(effect_size=effect, alpha=DESIGN_ALPHA / tests, power=DESIGN_POWER,
+                                 alternative="larger")
+    return math.ceil(n) * n_D * n_budgets
+
+
+_BUDGETS = [2e4, 2e5, 2e6]
+_COMPARED = ("shrinking_gradient", *COMPETITORS)
+#: a narrower step grid for the smoke profile (each learner's default grid spans 0.2-200;
+#: this keeps 3-4 values in the middle of it for every learner), so that the seeds fit in seconds.
+_SMOKE_STEPS = {
+    "shrinking_gradient": [{"eta": s} for s in (1.0, 2.0, 5.0, 10.0)],
+    "fixed_random": [{"gamma0": s, "gamma1": 0.1} for s in (10.0, 20.0, 50.0)],
+    "doubly_stochastic": [{"gamma0": s, "gamma1": 0.1} for s in (5.0, 10.0, 20.0)],
+}
+
+register(Claim(
+    id=FIGURE1_ID,
+    title="Section 6: Shrinking Gradient has a lower loss than Fixed-Random and DSGD at equal budget",
+    sources=(Source("ICML", "Section 6, Figure 1", _FIG1),
+             Source("arXiv", "none: the arXiv version has no experiment section",
+                    r"\text{(not in this version)}")),
+    rule="comparison",
+    # HISTORY above says what had been seen when this was set.  The paper's setting differs
+    # from ours in ways we cannot name with confidence: its budget is not stated (the grid
+    # covers 2e4-2e6, from r = 100 < D to r = 10^4 >> D features for Fixed-Random), and its
+    # data scaling and step grids are not given.  None of these is a difference we believe
+    # would reverse the result: with clipped (non-negative) inputs the labels share a large
+    # constant component, which Shrinking Gradient can only express with ||alpha||_1 of order
+    # 1 / k(x, x') ~ 100, so the noise of Algorithm 2, about ||alpha||_1 / sqrt(m), exceeds
+    # Fixed-Random's approximation error at every budget of the grid, while Fixed-Random fits
+    # the constant with any r features.  Hence "violated", as the brief prescribes when no
+    # difference can be named.
+    expected=VIOLATED,
+    configs={
+        # One budget and one D (four tests), 14 seeds and narrow step grids, without the
+        # exact-kernel reference: seconds.
+        "smoke": {"n_trials": 14, "T": 200, "n_test": 100, "budgets": [2e4], "D": [550],
+                  "step_grid": _SMOKE_STEPS, "learners": [*_COMPARED]},
+        # Detect a difference of 2 (quick) and 2.25 (full) standard deviations: 19 and 18 seeds
+        # per grid point (2.6, 2.8 and 6.1 s each on one core at the three budgets, default
+        # step grids), which keeps the full profile near 12 minutes on 2 cores.
+        "quick": {"n_trials": functools.partial(_figure1_trials, 2, len(_BUDGETS), 2.0), "T": 200,
+                  "n_test": 200, "budgets": _BUDGETS, "D": [550, 800], "learners": list(LEARNERS)},
+        "full": {"n_trials": functools.partial(_figure1_trials, len(_PAPER_D), len(_BUDGETS), 2.25), "T": 200,
+                 "n_test": 200, "budgets": _BUDGETS, "D": _PAPER_D, "learners": list(LEARNERS)},
+    },
+    trial=figure1_trial,
+    decide=figure1_decide,
+    instances="the Section 6 data (iln.data.section6_data: clipped Gaussian inputs scaled below 1, "
+              "a target in the RKHS of random coordinates, labels scaled into [-1, 1]), T = 200, one "
+              "pass, budgets of 2e4, 2e5 and 2e6 psi evaluations shared equally (iln.budget), step "
+              "sizes tuned per learner on an independent run (iln.comparison); exact-kernel OGD is "
+              "plotted as a reference without budget",
+))
