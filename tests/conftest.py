@@ -7,6 +7,8 @@ run is a fixed experiment whose thresholds were chosen before looking at it;
 
 import os
 
+import numba
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -18,3 +20,13 @@ settings.register_profile(
 )
 settings.register_profile("dev", deadline=None, max_examples=100)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture
+def one_numba_thread():
+    """One numba thread, as in the runner's workers (a parallel kernel per small call costs
+    more than the work); the previous count is restored afterwards."""
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    yield
+    numba.set_num_threads(before)

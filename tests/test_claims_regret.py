@@ -8,7 +8,6 @@ import dataclasses
 import functools
 import math
 
-import numba
 import numpy as np
 import pytest
 
@@ -23,13 +22,7 @@ from verification.claims.iln import regret
 ALPHA = 1e-3 / 4  # the run's budget shared by the four claims
 
 
-@pytest.fixture(autouse=True)
-def _one_numba_thread():
-    # As in the runner's workers: a parallel kernel per small call costs more than the work.
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)
-    yield
-    numba.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_numba_thread")
 
 
 def _records(claim, config, n=None, master=0):

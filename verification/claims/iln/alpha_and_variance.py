@@ -19,14 +19,22 @@ from verification.verdicts import HOLDS, VIOLATED, Verdict
 SLACK = 1e-12
 
 
+def alpha_l1_ratio(run) -> np.ndarray:
+    """``||alpha^(t)||_1 / ((16B+1) eta t)`` for t = 1, ..., T + 1 of a run of Algorithm 1.
+
+    ICML Lemma 5; arXiv Lemma 4. A ratio above ``1 + SLACK`` at any t is a violation.
+    """
+    t = np.arange(1, run.T + 2)
+    return run.trace.alpha_l1 / theory.alpha_l1_bound(run.B, run.eta, t)
+
+
 def alpha_l1_trial(config, seed) -> dict:
     """One run per configured run name: the largest ratio ||alpha^(t)||_1 / ((16B+1) eta t)."""
     record = {}
     for j, name in enumerate(config["runs"]):
         run = algorithm1_run(name, config["T"] if name != "section6_proof" else config["T_proof"],
                              config["m"], child(seed, j))
-        t = np.arange(1, run.T + 2)
-        ratio = run.trace.alpha_l1 / theory.alpha_l1_bound(run.B, run.eta, t)
+        ratio = alpha_l1_ratio(run)
         worst = int(np.argmax(ratio))
         record[name] = {"ratio": float(ratio[worst]), "round": worst + 1,
                         "violations": int(np.sum(ratio > 1 + SLACK)), "shrinks": int(run.trace.shrink.sum())}

@@ -53,13 +53,14 @@ from verification import statistics
 from verification.catalog import DESIGN_POWER, Claim, Erratum, Source, register
 from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, VIOLATED, Verdict
 
-__all__ = ["POPULATIONS", "SEQUENCES", "Population", "Sequence", "population", "sequence"]
+__all__ = ["BOOTSTRAP_CAVEAT", "BOOTSTRAP_RULE", "NEAR_DUPLICATES", "POPULATIONS", "SEQUENCES", "Population",
+           "Sequence", "hadamard_rows", "mean_row", "population", "sequence", "verdict_from_rows"]
 
 #: entries of the Hadamard and near-duplicate inputs: the largest kernel values random
 #: coordinates allow (``k(x, x) = 0.99^2``) while keeping ``|psi| < 1``.
 _ENTRY = 0.99
 #: two inputs 0.01 apart in one of four coordinates: ``k = 0.980, 0.978, 0.975``.
-_NEAR = np.array([[_ENTRY] * 4, [_ENTRY] * 3 + [0.98]])
+NEAR_DUPLICATES = np.array([[_ENTRY] * 4, [_ENTRY] * 3 + [0.98]])
 #: relative floating-point slack of the deterministic check of eq. (17) (sums of a few hundred terms).
 SLACK = 1e-9
 
@@ -95,7 +96,7 @@ SEQUENCES = {
 }
 
 
-def _hadamard_rows(n: int) -> tuple[np.ndarray, RandomCoordinate]:
+def hadamard_rows(n: int) -> tuple[np.ndarray, RandomCoordinate]:
     """n pairwise orthogonal inputs for random coordinates: rows of a Sylvester Hadamard matrix."""
     D = 1 << max(0, (n - 1).bit_length())
     return _ENTRY * hadamard(D).astype(np.float64)[:n], RandomCoordinate(D)
@@ -112,12 +113,12 @@ def sequence(name: str, T: int, seed: np.random.SeedSequence, repeats: int = 1) 
         return Sequence(data.X, data.y, RandomCoordinate(2 * T))
     if name == "orthogonal":
         n = math.ceil(T / repeats)
-        rows, family = _hadamard_rows(n)
+        rows, family = hadamard_rows(n)
         which = np.arange(T) % n
         return Sequence(rows[which], np.where(which % 2 == 0, 1.0, -1.0), family)
     if name in ("near_duplicate", "near_duplicate_constant"):
         labels = alternating_labels(T) if name == "near_duplicate" else constant_labels(T)
-        return Sequence(_NEAR[np.arange(T) % 2], labels, RandomCoordinate(_NEAR.shape[1]))
+        return Sequence(NEAR_DUPLICATES[np.arange(T) % 2], labels, RandomCoordinate(NEAR_DUPLICATES.shape[1]))
     raise ValueError(f"unknown sequence {name!r}; known: {sorted(SEQUENCES)}")
 
 
@@ -171,15 +172,15 @@ POPULATIONS = {
 def population(name: str) -> Population:
     """The population called ``name`` (see :data:`POPULATIONS`)."""
     if name == "orthogonal":
-        rows, family = _hadamard_rows(128)
+        rows, family = hadamard_rows(128)
         return Population(rows, np.where(np.arange(128) % 2 == 0, 1.0, -1.0), np.full(128, 1 / 128), family)
     if name == "section6":
         data = section6_data(256, 512, seed=6)
         return Population(data.X, data.y, np.full(256, 1 / 256), RandomCoordinate(512))
     if name == "noisy_near_duplicate":
-        X = _NEAR[[0, 0, 1, 1]]
+        X = NEAR_DUPLICATES[[0, 0, 1, 1]]
         return Population(X, np.array([1.0, -1.0, 1.0, -1.0]), np.array([0.45, 0.05, 0.35, 0.15]),
-                          RandomCoordinate(_NEAR.shape[1]))
+                          RandomCoordinate(NEAR_DUPLICATES.shape[1]))
     raise ValueError(f"unknown population {name!r}; known: {sorted(POPULATIONS)}")
 
 
@@ -188,7 +189,7 @@ def population(name: str) -> Population:
 # ------------------------------------------------------------------------------------------
 
 
-def _mean_row(values, bound: float, level: float, seed: int, tightness: float | None = None) -> dict:
+def mean_row(values, bound: float, level: float, seed: int, tightness: float | None = None) -> dict:
     """Mean rule at one point: is ``E[value] <= bound``?
 
     The BCa bootstrap interval over seeds at ``level`` (two-sided, so each end errs with
@@ -210,7 +211,7 @@ def _mean_row(values, bound: float, level: float, seed: int, tightness: float | 
             "tightness": mean / bound if tightness is None else tightness}
 
 
-def _verdict_from_rows(claim_id: str, rows: dict, alpha: float, level: float, details: dict,
+def verdict_from_rows(claim_id: str, rows: dict, alpha: float, level: float, details: dict,
                        rule: str) -> Verdict:
     """Violated if a point is, holds if every point does, else inconclusive; the statistic
     is the point nearest its bound (a violated point first)."""
@@ -232,8 +233,8 @@ def _verdict_from_rows(claim_id: str, rows: dict, alpha: float, level: float, de
     )
 
 
-_BOOTSTRAP_RULE = "mean bound (BCa bootstrap over seeds; one-sided t-test p-value)"
-_BOOTSTRAP_CAVEAT = ("bootstrap coverage is approximate: one run's regret is bounded only by "
+BOOTSTRAP_RULE = "mean bound (BCa bootstrap over seeds; one-sided t-test p-value)"
+BOOTSTRAP_CAVEAT = ("bootstrap coverage is approximate: one run's regret is bounded only by "
                      "numbers that make an exact-coverage interval vacuous (see a_priori_range)")
 
 
@@ -322,7 +323,7 @@ def regret_decide(records, config, alpha) -> Verdict:
     rows = {}
     for j, point in enumerate(points):
         values = [r[point["key"]]["regret"] for r in records]
-        rows[point["key"]] = _mean_row(values, float(theory.regret_bound_proof(point["B"], point["T"])),
+        rows[point["key"]] = mean_row(values, float(theory.regret_bound_proof(point["B"], point["T"])),
                                        level, seed=j)
         rows[point["key"]]["shrinks"] = sum(r[point["key"]]["shrinks"] for r in records)
     rates = {}
@@ -344,14 +345,14 @@ def regret_decide(records, config, alpha) -> Verdict:
                                        "median_s": float(np.median(seconds)) if seconds else None,
                                        "max_s": max(seconds) if seconds else None},
         "a_priori_range": _a_priori_range(1.0, T_max),
-        "caveat": _BOOTSTRAP_CAVEAT,
+        "caveat": BOOTSTRAP_CAVEAT,
         "adaptive_adversary": {"T": T_adaptive, "mean_regret": float(np.mean(adaptive)),
                                "bound": float(theory.regret_bound_proof(1.0, T_adaptive)),
                                "note": "labels chosen after seeing f_t: outside Theorem 1 "
                                        "(oblivious sequences); reported, not decided"},
         "sequences": {n: SEQUENCES[n] for n in {p["sequence"] for p in points}},
     }
-    return _verdict_from_rows("iln.thm1.regret", rows, alpha, level, details, _BOOTSTRAP_RULE)
+    return verdict_from_rows("iln.thm1.regret", rows, alpha, level, details, BOOTSTRAP_RULE)
 
 
 _THM1 = (r"\mathbb{E}\left[\sum_{t=1}^T \ell_t(f_t) - \min_{f^*\in\mathcal{H}^B_\mu}\sum_{t=1}^T "
@@ -504,17 +505,17 @@ def lemma1_decide(records, config, alpha) -> Verdict:
             rhs = theory.lemma1_rhs(B, eta, B_T, terms["grad_sq"], terms["grad_var"], events)
             mean_rhs = float(theory.lemma1_rhs(B, eta, B_T, terms["grad_sq"].mean(),
                                                terms["grad_var"].mean(), events.mean()))
-            row = _mean_row(terms["regret"] - rhs, 0.0, level, seed=2 * j + (version == "arXiv"),
+            row = mean_row(terms["regret"] - rhs, 0.0, level, seed=2 * j + (version == "arXiv"),
                             tightness=float(terms["regret"].mean()) / mean_rhs)
             row.update(rhs=mean_rhs, mean_regret=float(terms["regret"].mean()), eta=eta, B_T=B_T,
                        mean_events=float(events.mean()),
                        mean_shrinks=float(np.mean([r[name]["shrinks"] for r in records])),
                        max_f_norm=max(r[name]["max_f_norm"] for r in records))
             rows[f"{name}/{version}"] = row
-    details = {"caveat": _BOOTSTRAP_CAVEAT.replace("regret", "regret - rhs"),
+    details = {"caveat": BOOTSTRAP_CAVEAT.replace("regret", "regret - rhs"),
                "statistic_units": "regret - right-hand side (the lemma: mean <= 0)",
                "sequences": {s["sequence"]: SEQUENCES[s["sequence"]] for s in settings}}
-    return _verdict_from_rows("iln.lemma1.decomposition", rows, alpha, level, details, _BOOTSTRAP_RULE)
+    return verdict_from_rows("iln.lemma1.decomposition", rows, alpha, level, details, BOOTSTRAP_RULE)
 
 
 _LEMMA1_HEAD = (r"R_T(f^*) \le \frac{B^2}{\eta} + \eta\sum_{t=1}^T \mathbb{E}[\|\nabla_t\|^2] + "
@@ -737,11 +738,11 @@ def online_to_batch_decide(records, config, alpha) -> Verdict:
     for j, point in enumerate(points):
         values = [r[point["key"]]["excess"] for r in records]
         bound = float(theory.online_to_batch_excess_risk(point["B"], point["T"]))
-        rows[point["key"]] = {**_mean_row(values, bound, level, seed=j), "T": point["T"], "eps": point["eps"]}
+        rows[point["key"]] = {**mean_row(values, bound, level, seed=j), "T": point["T"], "eps": point["eps"]}
     arxiv = arxiv_rate_check(config["arxiv_eps"], config["arxiv_B"])
-    details = {"arxiv_rate": arxiv, "caveat": _BOOTSTRAP_CAVEAT.replace("regret", "excess risk"),
+    details = {"arxiv_rate": arxiv, "caveat": BOOTSTRAP_CAVEAT.replace("regret", "excess risk"),
                "populations": {n: POPULATIONS[n] for n in config["populations"]}}
-    verdict = _verdict_from_rows("iln.cor1.online_to_batch", rows, alpha, level, details, _BOOTSTRAP_RULE)
+    verdict = verdict_from_rows("iln.cor1.online_to_batch", rows, alpha, level, details, BOOTSTRAP_RULE)
     if not arxiv["violated"] or verdict.verdict != HOLDS:
         return verdict
     bad = max(arxiv["points"].values(), key=lambda r: r["excess_arXiv"])
