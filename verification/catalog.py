@@ -30,6 +30,7 @@ from verification.verdicts import OUTCOMES, Verdict
 __all__ = [
     "DESIGN_ALPHA",
     "DESIGN_POWER",
+    "ERRATUM_KINDS",
     "PAPERS",
     "PROFILES",
     "Claim",
@@ -41,6 +42,7 @@ __all__ = [
     "get",
     "load",
     "register",
+    "register_erratum",
 ]
 
 #: the paper versions a source may cite (shared/papers/README.md).
@@ -72,11 +74,31 @@ class Source:
             raise ValueError(f"paper must be one of {sorted(PAPERS)}, got {self.paper!r}")
 
 
+#: what an erratum rests on: a counterexample to the printed statement, or a quotation of
+#: two places of the papers that disagree (two versions, or a statement and its own proof).
+ERRATUM_KINDS = ("counterexample", "quoted disagreement")
+
+
 @dataclass(frozen=True)
 class Erratum:
     """A printed statement that is false, with the evidence and the correction.
 
     Nothing is recorded here without a counterexample or a quoted disagreement.
+
+    Attributes
+    ----------
+    claim_id : str
+        The claim whose check covers the corrected statement.
+    printed : mapping paper -> str
+        The statement as printed in each version (LaTeX), or the quoted places.
+    counterexample : str
+        The smallest counterexample found, or the disagreement with its quotations.
+    corrected : str
+        The corrected statement (LaTeX).
+    check : str
+        How the corrected statement is checked (which claim, which numbers).
+    kind : str
+        One of :data:`ERRATUM_KINDS`.
     """
 
     claim_id: str
@@ -84,6 +106,14 @@ class Erratum:
     counterexample: str
     corrected: str
     check: str
+    kind: str = "counterexample"
+
+    def __post_init__(self):
+        if self.kind not in ERRATUM_KINDS:
+            raise ValueError(f"kind must be one of {ERRATUM_KINDS}, got {self.kind!r}")
+        unknown = sorted(set(self.printed) - set(PAPERS))
+        if unknown:
+            raise ValueError(f"printed must name papers among {sorted(PAPERS)}, got {unknown}")
 
 
 @dataclass(frozen=True)
@@ -152,6 +182,9 @@ def _evaluated(value):
 
 
 _CATALOG: dict[str, Claim] = {}
+#: errata registered on their own: quoted disagreements that do not change a claim's verdict,
+#: and further errata of a claim that already carries one.
+_ERRATA: list[Erratum] = []
 
 
 def register(claim: Claim) -> Claim:
@@ -178,9 +211,24 @@ def get(claim_id: str) -> Claim:
     return catalog[claim_id]
 
 
+def register_erratum(erratum: Erratum) -> Erratum:
+    """Add an erratum that is not a claim's own (see :attr:`Claim.erratum`) to the ledger."""
+    if erratum not in _ERRATA:
+        _ERRATA.append(erratum)
+    return erratum
+
+
 def errata() -> list[Erratum]:
-    """The errata ledger: the errata of every claim, in id order."""
-    return [c.erratum for c in load().values() if c.erratum is not None]
+    """The errata ledger, by claim id: each claim's own erratum first, then the registered ones.
+
+    Raises ``ValueError`` naming an erratum whose claim is not in the catalog.
+    """
+    catalog = load()
+    orphans = [e.claim_id for e in _ERRATA if e.claim_id not in catalog]
+    if orphans:
+        raise ValueError(f"errata name claims that are not in the catalog: {orphans}")
+    own = [c.erratum for c in catalog.values() if c.erratum is not None]
+    return sorted(own + _ERRATA, key=lambda e: e.claim_id)
 
 
 def claim_key(claim_id: str) -> int:

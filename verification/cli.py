@@ -86,7 +86,7 @@ def _list(args) -> int:
         doc = {"claims": [{"id": c.id, "title": c.title, "expected": c.expected, "rule": c.rule,
                            "sources": c.sources_json()} for c in claims.values()],
                "errata": [{"claim": e.claim_id, "printed": dict(e.printed), "counterexample": e.counterexample,
-                           "corrected": e.corrected, "check": e.check} for e in catalog.errata()]}
+                           "corrected": e.corrected, "check": e.check, "kind": e.kind} for e in catalog.errata()]}
         print(json.dumps(doc, indent=2))
         return EXIT_OK
     for c in claims.values():
@@ -94,7 +94,7 @@ def _list(args) -> int:
         print(f"{c.id:32s} {c.expected:24s} {c.title} [{where}]")
     print("\nErrata ledger:")
     for e in catalog.errata():
-        print(f"  {e.claim_id}: {e.counterexample}")
+        print(f"  {e.claim_id} ({e.kind}): {e.counterexample}")
     return EXIT_OK
 
 

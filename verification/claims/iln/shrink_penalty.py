@@ -33,8 +33,8 @@ from iln.features import FeatureFamily, RandomCoordinate, RandomSign
 from iln.random_streams import child
 from iln.shrinking_gradient import ShrinkingGradientResult, shrinking_gradient
 from verification import rules, statistics
-from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Source, register
-from verification.verdicts import HOLDS, INCONCLUSIVE, VIOLATED, Verdict
+from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Erratum, Source, register
+from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, VIOLATED, Verdict
 
 __all__ = ["STATES", "ProbeState", "probe_state", "probe_trial", "round_outcome"]
 
@@ -491,14 +491,16 @@ def events_decide(records, config, alpha) -> Verdict:
                               "round": state.t, "shrink": o["shrink"]}
     k_bad = worst[0]
     high = statistics.clopper_pearson(k_bad, n, level, alternative="less").high
+    first = first_round()
+    verdict = VIOLATED if counterexample else HOLDS_AFTER_CORRECTION if first["strict_fails"] else HOLDS
     return Verdict(
-        claim_id="iln.lemma6.events", verdict=VIOLATED if counterexample else HOLDS,
+        claim_id="iln.lemma6.events", verdict=verdict,
         rule="deterministic implication on every replay (event => E1 or E2), with the frequencies",
         statistic=k_bad / n, bound=0.0, interval=(0.0, high), level=level, alpha=alpha,
         power=1.0 - 0.1 ** (1.0 / n), tightness=tightness, counterexample=counterexample,
         elapsed_s=0.0, n_trials=n, pvalue=0.0 if counterexample else 1.0,
         details={"states": _states_details(config["grid"]), "points": rows,
-                 "worst_point": worst[1],
+                 "worst_point": worst[1], "printed_strict_at_t1": first,
                  "note": "Algorithm 1 shrinks at |E_t| >= 16B while both events need |E_t| > 16B: a "
                          "shrink at exactly 16B is in neither event, so the implication can fail "
                          "there (and the strict '<' of the printed statement fails whenever both "
@@ -506,6 +508,22 @@ def events_decide(records, config, alpha) -> Verdict:
                          "replays. Both are null sets for the states tried, so the statement is "
                          "checked as P_t(f*) <= P[E1 or E2] through its pointwise implication."},
     )
+
+
+def first_round() -> dict:
+    """Round t = 1 of Algorithm 1, where the printed strict ``P_t(f*) < P[E1 or E2]`` fails.
+
+    ``alpha^(1) = 0``, so Algorithm 2 returns ``E_1 = 0`` exactly (its first branch) whatever
+    it samples: neither event can happen and round 1 cannot shrink, so both probabilities
+    are 0 and ``0 < 0`` is false. One run shows it; the seed plays no part.
+    """
+    family = RandomCoordinate(2)
+    run = shrinking_gradient(np.full((1, 2), 0.5), np.ones(1), family, B=1.0, eta=0.1, m=1,
+                             seed=np.random.SeedSequence(0))
+    estimate, shrank = float(run.trace.estimate[0]), bool(run.trace.shrink[0])
+    events = abs(estimate) > theory.SHRINK_THRESHOLD  # E1 and E2 both need |E_1| > 16B (B = 1)
+    return {"E_1": estimate, "shrink": shrank, "E1_or_E2_possible": bool(events),
+            "strict_fails": bool(estimate == 0.0 and not shrank and not events)}
 
 
 def _two_sided(k, n, level) -> list[float]:
@@ -534,8 +552,9 @@ register(Claim(
     # Fixed before running: the proof's geometry is right (with ||f_t|| > 8B and |E_t| <
     # ||f_t|| / (4 eta) shrinking leaves f_{t+1} at least 2B - eta closer to every f* in the
     # ball than hat f_{t+1}); it fails only where |E_t| = 16B exactly (Algorithm 1 shrinks at
-    # >= 16B, the events need > 16B), a null set for the states tried.
-    expected=HOLDS,
+    # >= 16B, the events need > 16B), a null set for the states tried. Changed from holds on
+    # rereading the statement: its strict '<' is false at t = 1, where both sides are 0.
+    expected=HOLDS_AFTER_CORRECTION,
     configs={
         "smoke": {"n_trials": 200, "grid": _LEMMA6_GRID},
         # An event outside E1 or E2 of probability 0.5% (quick) or 0.05% (full) per replay is seen.
@@ -544,6 +563,19 @@ register(Claim(
     },
     trial=probe_trial,
     decide=events_decide,
+    erratum=Erratum(
+        claim_id="iln.lemma6.events",
+        printed={"ICML": _LEMMA6, "arXiv": _LEMMA6},
+        counterexample="Round t = 1 of any run: alpha^(1) = 0, so Algorithm 2 returns E_1 = 0 "
+                       "exactly, round 1 cannot shrink and neither event can happen: P_1(f*) = 0 "
+                       "and P[E1 or E2] = 0, and the strict inequality 0 < 0 is false. The same "
+                       "holds at every round where the estimate cannot reach 16B.",
+        corrected=r"\forall \|f^*\| < B:\ P_t(f^*) \le \mathbb{P}\left[\mathcal{E}_1^t \cup \mathcal{E}_2^t\right]",
+        check="Every replay of the adversarial states where ||f_{t+1} - f*|| > ||hat f_{t+1} - f*|| "
+              "must lie in E1 or E2 (none may fall outside): the pointwise implication, which gives "
+              "the inequality with <= for the probabilities; round 1 is run to show the strict "
+              "form fails (details: printed_strict_at_t1).",
+    ),
     instances="round t of Algorithm 1 replayed from fixed states with m = 1, 2, 3, 5 (the estimate "
               "reaches the shrink threshold in a large share of the replays, and the unshrunk step "
               "from just above it lands inside the ball, where shrinking hurts), against the same "
