@@ -70,6 +70,7 @@ __all__ = [
     "KitchenSinksResult",
     "SolverConvergenceError",
     "adaboost_stumps",
+    "minimize_weighted_risk",
     "random_kitchen_sinks",
 ]
 
@@ -275,6 +276,79 @@ def _hinge_lp(Z, y, bound):
     if res.status != 0:
         raise SolverConvergenceError(f"the hinge-loss linear program failed: {res.message}")
     return np.clip(res.x[:K], -bound, bound)
+
+
+def _weighted_hinge_lp(Z, y, weights, bound):
+    """argmin sum_i weights_i max(0, 1 - y_i a . z_i) subject to |a_k| <= bound, as an LP."""
+    m, K = Z.shape
+    A_ub = sparse.hstack([sparse.csr_matrix(-(y[:, None] * Z)), -sparse.identity(m, format="csr")],
+                         format="csr")
+    c = np.concatenate([np.zeros(K), weights])
+    bounds = [(-bound, bound)] * K + [(0.0, None)] * m
+    res = optimize.linprog(c, A_ub=A_ub, b_ub=-np.ones(m), bounds=bounds, method="highs",
+                           options={"primal_feasibility_tolerance": _HIGHS_TOL,
+                                    "dual_feasibility_tolerance": _HIGHS_TOL})
+    if res.status != 0:
+        raise SolverConvergenceError(f"the weighted hinge-loss linear program failed: {res.message}")
+    return np.clip(res.x[:K], -bound, bound)
+
+
+def minimize_weighted_risk(Z, y, weights, *, loss: str, bound: float) -> np.ndarray:
+    """Solve 004 eq. (3)-(4) for given features, with a weight per example.
+
+    ``argmin_alpha sum_i weights_i c(alpha . z_i, y_i)`` subject to ``|alpha_k| <= bound``:
+    with uniform weights ``1/m`` and ``bound = C/K`` it is Algorithm 1's problem on the
+    features ``Z``; with the probabilities of a finite distribution as weights it is the
+    minimum of the *true* risk (004 eq. 5) over the class (used by :mod:`iln.function_class`
+    to compute the risk minimisers over ``F_w`` and ``F_p`` exactly).
+
+    Parameters
+    ----------
+    Z : array of shape (m, K)
+        Feature values.
+    y : array of shape (m,)
+        Targets: any finite reals for the quadratic loss (``(f - y)^2``), labels in
+        {-1, +1} for the hinge loss.
+    weights : array of shape (m,)
+        Non-negative, finite, not all zero.
+    loss : {"quadratic", "hinge"}
+    bound : float
+        The box ``|alpha_k| <= bound``, ``> 0``.
+
+    Returns
+    -------
+    ndarray of shape (K,)
+
+    Examples
+    --------
+    >>> Z = np.array([[1.0], [1.0]])
+    >>> minimize_weighted_risk(Z, np.array([1.0, 0.0]), np.array([0.75, 0.25]),
+    ...                        loss="quadratic", bound=2.0).round(12).tolist()
+    [0.75]
+    """
+    Z = _check_matrix(Z, "Z")
+    m, K = Z.shape
+    y = np.asarray(y, dtype=np.float64)
+    w = np.asarray(weights, dtype=np.float64)
+    if y.shape != (m,) or not np.all(np.isfinite(y)):
+        raise ValueError(f"y must be finite with shape ({m},), got {y.shape}")
+    if w.shape != (m,) or not np.all(np.isfinite(w)) or np.any(w < 0) or not np.any(w > 0):
+        raise ValueError(f"weights must be finite, non-negative, not all 0, with shape ({m},)")
+    if not isinstance(loss, str) or loss not in LOSSES:
+        raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
+    bound = _positive(bound, "bound")
+    if loss == "quadratic":
+        root = np.sqrt(w)
+        # With more features than examples (K > m) the problem is rank deficient and the
+        # active-set method may need more than its default K iterations to settle.
+        res = optimize.lsq_linear(root[:, None] * Z, root * y, bounds=(-bound, bound), method="bvls",
+                                  tol=_BVLS_TOL, max_iter=max(100, 50 * K))
+        if res.status < 1:
+            raise SolverConvergenceError(f"bounded least squares did not converge: {res.message}")
+        return np.clip(res.x, -bound, bound)
+    if not np.all(np.abs(y) == 1.0):
+        raise ValueError("y must hold labels in {-1, +1} for the hinge loss")
+    return _weighted_hinge_lp(Z, y, w, bound)
 
 
 def _liblinear_seed(seed: np.random.SeedSequence) -> int:

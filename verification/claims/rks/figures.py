@@ -1,0 +1,345 @@
+"""004's experiments: Figure 1 (Random Kitchen Sinks against AdaBoost) and Figure 2 (||alpha||_inf).
+
+Both run offline on data sets bundled with scikit-learn (:func:`iln.datasets.load_sklearn_dataset`),
+standardized as 004 Section 4 does, with the paper's features: decision stumps
+``sign(x_d - t)``, d uniform over the coordinates, ``t ~ N(0, 1)``
+(:class:`iln.features.RandomStump`, scaled by 0.999, which changes no sign and divides no
+error).  The paper's adult data set (LIBSVM ``a9a``) is used only when a user supplies the
+file: :func:`run_on` runs either claim's trials and decision on it.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import time
+
+import numpy as np
+from scipy import stats
+from threadpoolctl import threadpool_limits
+
+from iln.baselines.kitchen_sinks import adaboost_stumps, random_kitchen_sinks
+from iln.datasets import (
+    Dataset,
+    load_libsvm,
+    load_sklearn_dataset,
+    standardize,
+    train_test_split_seeded,
+)
+from iln.features import RandomStump
+from iln.random_streams import child
+from verification import catalog, statistics
+from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Source, register
+from verification.verdicts import HOLDS, INCONCLUSIVE, VIOLATED, Verdict
+
+FIG1_ID = "rks.fig1.vs_adaboost"
+FIG2_ID = "rks.fig2.alpha_inf_decay"
+
+
+@functools.cache
+def _dataset(name: str) -> Dataset:
+    """A bundled data set by name, or ``"libsvm:PATH"`` for a user's LIBSVM file."""
+    if name.startswith("libsvm:"):
+        return load_libsvm(name.split(":", 1)[1])
+    return load_sklearn_dataset(name)
+
+
+def _split(name: str, seed) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A seeded 75/25 split, standardized with the training statistics (004 Section 4)."""
+    train, test = train_test_split_seeded(_dataset(name), 0.25, seed)
+    Xtr, Xte, _, _ = standardize(train.X, test.X)
+    return Xtr, np.asarray(train.y), Xte, np.asarray(test.y)
+
+
+# ------------------------------------------------------------------------------------------
+# rks.fig2.alpha_inf_decay
+# ------------------------------------------------------------------------------------------
+def alpha_inf_trial(config, seed) -> dict:
+    """Per (data set, K): ``||alpha||_inf`` of the unconstrained least squares fit (eq. 3 without
+    eq. 4, as 004 Section 4 runs it) on a seeded 75% training part."""
+    record = {}
+    for d, name in enumerate(config["datasets"]):
+        Xtr, ytr, _, _ = _split(name, child(seed, d, 0))
+        family = RandomStump(Xtr.shape[1])
+        for K in config["K"]:
+            fit = random_kitchen_sinks(Xtr, ytr, family, K=K, seed=child(seed, d, 1, K), loss="quadratic")
+            record[f"{name}/K={K}"] = fit.alpha_inf_norm
+    return record
+
+
+def _slopes(records, name, Ks) -> np.ndarray:
+    """Per-seed OLS slopes of ``log ||alpha||_inf`` on ``log K`` (their mean is the pooled slope)."""
+    x = np.log(np.asarray(Ks, dtype=float))
+    x = x - x.mean()
+    y = np.log(np.array([[r[f"{name}/K={K}"] for K in Ks] for r in records]))
+    return y @ x / (x @ x)
+
+
+def _slope_verdict(slopes, band, level_alpha) -> tuple[str, dict]:
+    """Two one-sided paired t-tests of the mean slope against the ends of ``band`` (TOST)."""
+    lo, hi = band
+    n = slopes.size
+    above = statistics.paired_one_sided(slopes, np.full(n, hi), 1 - level_alpha / 2, "greater")
+    below = statistics.paired_one_sided(slopes, np.full(n, lo), 1 - level_alpha / 2, "less")
+    inside_hi = statistics.paired_one_sided(slopes, np.full(n, hi), 1 - level_alpha / 2, "less")
+    inside_lo = statistics.paired_one_sided(slopes, np.full(n, lo), 1 - level_alpha / 2, "greater")
+    if above.pvalue <= level_alpha / 2 or below.pvalue <= level_alpha / 2:
+        verdict = VIOLATED
+    elif inside_hi.pvalue <= level_alpha / 2 and inside_lo.pvalue <= level_alpha / 2:
+        verdict = HOLDS
+    else:
+        verdict = INCONCLUSIVE
+    return verdict, {"mean_slope": float(slopes.mean()), "sd": float(slopes.std(ddof=1)),
+                     "p_slower_than_band": above.pvalue, "p_faster_than_band": below.pvalue,
+                     "p_below_upper_end": inside_hi.pvalue, "p_above_lower_end": inside_lo.pvalue,
+                     # The tests' intervals are of the slope minus a band end: shift them back.
+                     "interval_low": inside_lo.interval.low + lo, "interval_high": inside_hi.interval.high + hi}
+
+
+def alpha_inf_decide(records, config, alpha) -> Verdict:
+    """Rate rule: the mean over seeds of the log-log slope of ``||alpha||_inf`` against K must lie
+    in ``band`` (-1 +- 0.2, "decays linearly"): holds when both one-sided t-tests put it inside
+    (TOST), violated when one puts it outside, at ``alpha`` split over the two sides.  The
+    verdict is on the first data set; the others and the statsmodels fit (95%, seeds resampled
+    whole) are details.  A rate over a finite grid of K is evidence, not proof."""
+    band = tuple(config["band"])
+    per, fits = {}, {}
+    for name in config["datasets"]:
+        slopes = _slopes(records, name, config["K"])
+        per[name] = _slope_verdict(slopes, band, alpha)
+        values = np.array([[r[f"{name}/K={K}"] for K in config["K"]] for r in records])
+        fit = statistics.loglog_fit(config["K"], values, 0.95, seed=0)
+        fits[name] = {"slope": fit.slope, "ols_95": [fit.slope_interval.low, fit.slope_interval.high],
+                      "bootstrap_95": [fit.slope_bootstrap.low, fit.slope_bootstrap.high],
+                      "r_squared": fit.r_squared,
+                      "median_alpha_inf": np.median(values, axis=0).tolist()}
+    first = config["datasets"][0]
+    verdict, row = per[first]
+    counterexample = None
+    if verdict == VIOLATED:
+        counterexample = {"dataset": first, "mean_slope": row["mean_slope"], "band": list(band),
+                          "median_alpha_inf_by_K": dict(zip(map(str, config["K"]), fits[first]["median_alpha_inf"],
+                                                            strict=True))}
+    slopes = _slopes(records, first, config["K"])
+    return Verdict(
+        claim_id=FIG2_ID, verdict=verdict,
+        rule="rate (per-seed log-log slopes, two one-sided t-tests against the band; statsmodels fit)",
+        statistic=row["mean_slope"], bound=-1.0, interval=(row["interval_low"], row["interval_high"]),
+        level=1 - alpha / 2, alpha=alpha,
+        power=float(stats.t.ppf(1 - alpha / 2, slopes.size - 1) * row["sd"] / math.sqrt(slopes.size)),
+        tightness=row["mean_slope"] / -1.0, counterexample=counterexample, elapsed_s=0.0,
+        n_trials=len(records), pvalue=min(1.0, 2 * min(row["p_slower_than_band"], row["p_faster_than_band"])),
+        details={"band": list(band), "per_dataset": {k: v[1] | {"verdict": v[0]} for k, v in per.items()},
+                 "loglog_fits": fits, "K": list(config["K"])},
+    )
+
+
+def _fig2_seeds(effect):
+    """Seeds for a one-sided t-test to detect a mean slope ``effect`` standard deviations past a
+    band end with the design power at the design level (halved for the two sides)."""
+    from statsmodels.stats.power import TTestPower
+
+    return math.ceil(TTestPower().solve_power(effect_size=effect, alpha=DESIGN_ALPHA / 2, power=0.9,
+                                              alternative="larger"))
+
+
+_FIG2 = (r"\text{Figure 2: the } L_\infty \text{ norm of } \alpha \text{ returned by RKS \dots} \|\alpha\|_\infty "
+         r"\text{ decays with K};\ \text{Section 4: ``the } L_\infty \text{ norm of the unconstrained optimum "
+         r"of (3) for the adult dataset does decays linearly with K''}")
+_FIG2_K = [8, 16, 32, 64, 128]
+
+register(Claim(
+    id=FIG2_ID,
+    title="Figure 2: ||alpha||_inf of the unconstrained least squares weights decays like 1/K",
+    sources=(Source("RKS", "Figure 2 and Section 4", _FIG2),),
+    rule="rate",
+    # Expected before running (see the package docstring): nearby stumps on a continuous
+    # coordinate are nearly collinear, so the unconstrained weights do not fall like 1/K.
+    expected=VIOLATED,
+    configs={
+        "smoke": {"n_trials": 8, "datasets": ["breast_cancer"], "K": [8, 16, 32, 64], "band": [-1.2, -0.8]},
+        # Detect a slope 1.5 (quick) and 1 (full) standard deviations past a band end.
+        "quick": {"n_trials": functools.partial(_fig2_seeds, 1.5), "datasets": ["breast_cancer", "digits"],
+                  "K": _FIG2_K, "band": [-1.2, -0.8]},
+        "full": {"n_trials": functools.partial(_fig2_seeds, 1.0), "datasets": ["breast_cancer", "digits"],
+                 "K": [*_FIG2_K, 256], "band": [-1.2, -0.8]},
+    },
+    trial=alpha_inf_trial,
+    decide=alpha_inf_decide,
+    instances="breast_cancer (569 x 30, continuous coordinates; the verdict) and digits even-vs-odd "
+              "(1797 x 64, pixel values 0-16, so stumps repeat as on adult's binary coordinates; a "
+              "detail), each split 75/25 per seed and standardized; K from 8 to 128 (256 in full) "
+              "with K at most a third of the training points; 'decays linearly' read as a slope "
+              "within -1 +- 0.2 (fixed before running). On adult: put a9a from "
+              "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/binary.html in $ILN_DATA_DIR "
+              "and run: python -c \"from verification.claims.rks.figures import run_on; "
+              "print(run_on('rks.fig2.alpha_inf_decay', 'libsvm:a9a', seeds=20))\"",
+))
+
+# ------------------------------------------------------------------------------------------
+# rks.fig1.vs_adaboost
+# ------------------------------------------------------------------------------------------
+
+
+def _warm_up(Xtr, ytr, seed) -> None:
+    """One tiny fit of each learner, so that no import or first-call cost enters a timing."""
+    small = np.concatenate([np.flatnonzero(ytr > 0)[:5], np.flatnonzero(ytr < 0)[:5]])
+    random_kitchen_sinks(Xtr[small], ytr[small], RandomStump(Xtr.shape[1]), K=2, seed=seed).decision_function(Xtr[:2])
+    adaboost_stumps(Xtr[small], ytr[small], n_estimators=2, seed=seed).predict(Xtr[:2])
+
+
+def vs_adaboost_trial(config, seed) -> dict:
+    """One seeded split; test error and train+test wall-clock time of RKS (quadratic loss,
+    unconstrained, stumps) at each K and of AdaBoost with stumps at each number of rounds,
+    measured in the same process one after the other."""
+    with threadpool_limits(1):
+        # One BLAS thread: AdaBoost's trees use one core, and worker processes running side by
+        # side would otherwise oversubscribe the cores and make RKS's timings noisy.
+        return _timed_fits(config, seed)
+
+
+def _timed_fits(config, seed) -> dict:
+    Xtr, ytr, Xte, yte = _split(config["dataset"], child(seed, 0))
+    _warm_up(Xtr, ytr, child(seed, 1))
+    family = RandomStump(Xtr.shape[1])
+    rks, ada = {}, {}
+    for K in config["K_rks"]:
+        start = time.perf_counter()
+        fit = random_kitchen_sinks(Xtr, ytr, family, K=K, seed=child(seed, 2, K), loss="quadratic")
+        pred = np.where(fit.decision_function(Xte) >= 0, 1.0, -1.0)
+        rks[str(K)] = {"seconds": time.perf_counter() - start, "error": float(np.mean(pred != yte))}
+    for K in config["K_adaboost"]:
+        start = time.perf_counter()
+        pred = adaboost_stumps(Xtr, ytr, n_estimators=K, seed=child(seed, 3, K)).predict(Xte)
+        ada[str(K)] = {"seconds": time.perf_counter() - start, "error": float(np.mean(pred != yte))}
+    return {"rks": rks, "adaboost": ada}
+
+
+def _speedup(record, target_K: int) -> float:
+    """AdaBoost's time at ``target_K`` rounds over the least time in which RKS reaches an error at
+    most AdaBoost's there (0 when no K of the grid reaches it)."""
+    a = record["adaboost"][str(target_K)]
+    times = [v["seconds"] for v in record["rks"].values() if v["error"] <= a["error"]]
+    return a["seconds"] / min(times) if times else 0.0
+
+
+def vs_adaboost_decide(records, config, alpha) -> Verdict:
+    """Per target error (AdaBoost's error at each of ``targets`` rounds, per seed), the exact
+    binomial rule on the share of seeds whose speed-up is at least ``ratio`` (10: one order of
+    magnitude): holds when, at every target, the Clopper-Pearson lower end exceeds 1/2 (most
+    seeds are 10 times faster); violated when at some target the upper end is below 1/2;
+    otherwise inconclusive.  ``alpha`` is split over the targets and the two sides."""
+    targets, ratio = config["targets"], config["ratio"]
+    level = 1 - alpha / (2 * len(targets))
+    rows, verdicts = {}, []
+    for K in targets:
+        speedups = np.array([_speedup(r, K) for r in records])
+        k, n = int(np.sum(speedups >= ratio)), len(records)
+        low = statistics.clopper_pearson(k, n, level, alternative="greater").low
+        high = statistics.clopper_pearson(k, n, level, alternative="less").high
+        verdicts.append(HOLDS if low > 0.5 else VIOLATED if high < 0.5 else INCONCLUSIVE)
+        finite = speedups[speedups > 0]
+        rows[str(K)] = {"seeds_at_least_ratio": k, "seeds": n, "interval": [low, high],
+                        "median_speedup": float(np.median(speedups)),
+                        "median_log10_speedup_where_reached": float(np.median(np.log10(finite))) if finite.size else None,
+                        "seeds_where_rks_reaches_the_error": int(finite.size),
+                        "adaboost_mean_error": float(np.mean([r["adaboost"][str(K)]["error"] for r in records])),
+                        "verdict": verdicts[-1]}
+    verdict = VIOLATED if VIOLATED in verdicts else HOLDS if all(v == HOLDS for v in verdicts) else INCONCLUSIVE
+    worst_key = min(rows, key=lambda key: rows[key]["seeds_at_least_ratio"])
+    worst = rows[worst_key]
+    curves = {learner: {K: {"error": float(np.mean([r[learner][K]["error"] for r in records])),
+                            "seconds": float(np.median([r[learner][K]["seconds"] for r in records]))}
+                        for K in records[0][learner]} for learner in ("rks", "adaboost")}
+    counterexample = ({"target_adaboost_rounds": int(worst_key), **worst} if verdict == VIOLATED else None)
+    share = worst["seeds_at_least_ratio"] / worst["seeds"]
+    return Verdict(
+        claim_id=FIG1_ID, verdict=verdict,
+        rule="comparison (paired over seeds: exact binomial test of the share of seeds with speed-up >= 10)",
+        statistic=share, bound=0.5, interval=tuple(worst["interval"]), level=level, alpha=alpha,
+        power=statistics.binomial_detectable(len(records), 0.5, alpha / (2 * len(targets))),
+        tightness=worst["median_speedup"] / ratio, counterexample=counterexample, elapsed_s=0.0,
+        n_trials=len(records),
+        pvalue=min(1.0, 2 * len(targets) * min(statistics.binomial_tail_pvalue(r["seeds"] - r["seeds_at_least_ratio"],
+                                                                              r["seeds"], 0.5)
+                                                for r in rows.values())),
+        details={"targets": rows, "ratio": ratio, "curves": curves, "dataset": config["dataset"],
+                 "timing": "wall clock (time.perf_counter) of fit + test prediction, each learner "
+                           "after a warm-up fit, in the same trial process"},
+    )
+
+
+def _fig1_seeds(n_targets, failure_share):
+    """Seeds for the exact binomial test to detect a share ``failure_share`` of seeds below the
+    10x ratio (against 1/2) with the design power, at the design level split over the targets
+    and the two sides."""
+    return statistics.binomial_sample_size(0.5, DESIGN_ALPHA / (2 * n_targets), DESIGN_POWER, failure_share)
+
+
+_FIG1 = (r"\text{Figure 1: \dots It plots testing+training time required to achieve a desired error rate. For "
+         r"a given error rate, Random Kitchen Sinks is between one and three orders of magnitude faster than "
+         r"Adaboost.''}")
+_FIG1_BASE = {"dataset": "breast_cancer", "K_rks": [10, 20, 50, 100, 200], "K_adaboost": [2, 4, 8, 16, 32, 64],
+              "targets": [4, 16, 64], "ratio": 10.0}
+
+register(Claim(
+    id=FIG1_ID,
+    title="Figure 1: Random Kitchen Sinks reaches AdaBoost's error 10 to 1000 times faster",
+    sources=(Source("RKS", "Figure 1 caption and Section 4", _FIG1),),
+    rule="comparison",
+    # Expected before running (see the package docstring): MATLAB vs compiled scikit-learn and
+    # a few hundred training points: below 10x at some target error on most seeds.
+    expected=VIOLATED,
+    configs={
+        # Seeds planned so that the binomial rule detects a share of seeds with a 10x speed-up of
+        # 1/4 or less (smoke: one target, 1/5 or less) with the design power.  (A first plan of
+        # 24 seeds, enough only for an all-seeds "holds", gave "inconclusive" at a share of 5/24:
+        # the seeds were replanned for power; rule, ratio and expectation are unchanged.  The
+        # replanned quick run gave "inconclusive" again at 64 rounds, where RKS reaches AdaBoost's
+        # error on 30 of 85 seeds: quick and full are planned for a share of 0.35 (failure share
+        # 0.65), the pilot's, so the first 85 seeds of the decisive runs are the pilot's own.)
+        "smoke": {**_FIG1_BASE, "n_trials": functools.partial(_fig1_seeds, 1, 0.8), "K_rks": [10, 50, 100],
+                  "K_adaboost": [64], "targets": [64]},
+        "quick": {**_FIG1_BASE, "n_trials": functools.partial(_fig1_seeds, 3, 0.65)},
+        "full": {**_FIG1_BASE, "n_trials": functools.partial(_fig1_seeds, 3, 0.65),
+                 "K_rks": [*_FIG1_BASE["K_rks"], 300]},
+    },
+    trial=vs_adaboost_trial,
+    decide=vs_adaboost_decide,
+    instances="breast_cancer (569 x 30), split 75/25 per seed and standardized as 004 Section 4 "
+              "does; RKS: the quadratic loss, unconstrained, decision stumps with t ~ N(0, 1), K from "
+              "10 to 200 (at most half the training points: unregularized least squares); AdaBoost: "
+              "scikit-learn's SAMME over depth-1 trees, 2 to 64 rounds; target errors: AdaBoost's at 4, "
+              "16 and 64 rounds. On adult: put a9a from "
+              "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/binary.html in $ILN_DATA_DIR "
+              "and run: python -c \"from verification.claims.rks.figures import run_on; "
+              "print(run_on('rks.fig1.vs_adaboost', 'libsvm:a9a', seeds=20))\"",
+))
+
+
+def run_on(claim_id: str, dataset: str, *, seeds: int, profile: str = "quick", seed: int = 0) -> Verdict:
+    """Run a figure claim's trials and decision on another data set (e.g. ``"libsvm:a9a"``).
+
+    Parameters
+    ----------
+    claim_id : {"rks.fig1.vs_adaboost", "rks.fig2.alpha_inf_decay"}
+    dataset : str
+        A bundled data set name, or ``"libsvm:PATH"`` (relative paths under ``$ILN_DATA_DIR``).
+    seeds : int
+        Trials (seeds), ``>= 2``.
+    profile : str, default="quick"
+        The profile whose grid is used.
+    seed : int, default=0
+        Master seed; trial i uses its child i.
+    """
+    if claim_id not in (FIG1_ID, FIG2_ID):
+        raise ValueError(f"claim_id must be {FIG1_ID!r} or {FIG2_ID!r}, got {claim_id!r}")
+    if isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 2:
+        raise ValueError(f"seeds must be an int >= 2, got {seeds!r}")
+    claim = catalog.get(claim_id)
+    config = claim.config(profile)
+    config = {**config, "n_trials": seeds,
+              **({"dataset": dataset} if claim_id == FIG1_ID else {"datasets": [dataset]})}
+    master = np.random.SeedSequence(seed)
+    records = [claim.trial(config, child(master, i)) for i in range(seeds)]
+    return claim.decide(records, config, 1e-3)

@@ -1,0 +1,128 @@
+"""Instances of 004's function classes on which the RKS claims are checked, and why they are hard.
+
+Each instance is built deterministically from its name, so that a trial is a pure function of
+(configuration, seed) in any process.  The finite instances put the whole distribution P and
+the whole parameter law p on finitely many points, so that every risk, every member of F_p
+and the minimum of the risk over F_p are exact (:mod:`iln.function_class`).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import linalg, special
+
+from iln.datasets import load_sklearn_dataset, standardize
+from iln.features import FeatureFamily, RandomFourier
+from iln.function_class import AtomFeatures, KernelMember, LabelledSupport, atom_member
+
+__all__ = ["DESCRIPTIONS", "ClassInstance", "class_instance", "risk_minimizer", "standardized"]
+
+
+@dataclass(frozen=True)
+class ClassInstance:
+    """A feature law, a member f* of F_p with exact values, and a distribution P on a support.
+
+    Attributes
+    ----------
+    name : str
+    family : FeatureFamily
+        Sampled by Algorithm 1 (only sampled and evaluated, never its oracle).
+    member : AtomMember or KernelMember
+        The fixed f* of 004 Lemmas 1-2, ``|beta| = C`` wherever the instance allows.
+    support : LabelledSupport
+        P: x uniform on the support, ``E[y | x]`` given.
+    C : float
+    sign_features : bool
+        Whether every feature value is +-1 (``|phi| <= 1`` attained everywhere).
+    """
+
+    name: str
+    family: FeatureFamily
+    member: object
+    support: LabelledSupport
+    C: float
+    sign_features: bool
+
+    @property
+    def target(self) -> np.ndarray:
+        """f* on the support, exact."""
+        return self.member.values(self.support.X)
+
+    def features(self, W) -> np.ndarray:
+        """``phi(x_i; w_k)`` on the support, shape ``(n, K)``."""
+        return self.family.psi(self.support.X, W)
+
+
+#: what each instance is and why it pushes against the claims (shown in the report).
+DESCRIPTIONS = {
+    "orthogonal": "32 points, 32 atoms of equal probability, phi = the +-1 entries of a Hadamard "
+                  "matrix: the features are exactly orthogonal under P (the case 004's discussion "
+                  "singles out), |phi| = 1 everywhere, and f* has |beta(w)| = C at every atom with "
+                  "random signs, so ||f*|| = C / sqrt(32) is small and the variance of the kitchen-sink "
+                  "average, C^2 - ||f*||^2, is nearly the largest the class allows; labels: "
+                  "E[y|x] = 0.8 times the majority vote of five Hadamard columns",
+    "stumps": "the paper's decision stumps sign(x - t), t ~ N(0, 1), on 24 points spread over "
+              "[-2.5, 2.5]: the atoms are the 25 intervals between the points (probabilities from "
+              "the normal distribution function), |phi| = 1, beta = +-C alternating between "
+              "intervals (the roughest edge member); labels E[y|x] = 0.8 sign(sin(2x))",
+    "fourier": "random Fourier features cos(w.x + b), w ~ N(0, 2I), on 40 points in R^2, f* = "
+               "C (0.5 k(x_1, .) - 0.3 k(x_2, .) + 0.2 k(x_3, .)) through the oracle kernel "
+               "(continuous parameter law); labels E[y|x] = 0.7 sign(f*)",
+}
+
+
+@functools.cache
+def class_instance(name: str, C: float = 1.0) -> ClassInstance:
+    """The instance called ``name`` (see :data:`DESCRIPTIONS`) with the class scalar C."""
+    if name == "orthogonal":
+        table = linalg.hadamard(32).astype(np.float64)
+        family = AtomFeatures(table, np.full(32, 1 / 32))
+        signs = np.where(np.random.default_rng(32).random(32) < 0.5, -1.0, 1.0)
+        member = atom_member(family, C * signs, C)
+        vote = np.sign(table[:, [1, 2, 4, 8, 16]].sum(axis=1))
+        support = LabelledSupport(family.support, 0.8 * vote)
+        return ClassInstance(name, family, member, support, C, True)
+    if name == "stumps":
+        x = np.linspace(-2.5, 2.5, 24)
+        cdf = np.concatenate([[0.0], special.ndtr(x), [1.0]])
+        # Atom j: the threshold lies between x_{j-1} and x_j; then sign(x_i - t) = +1 iff i >= j.
+        table = np.where(np.arange(24)[:, None] >= np.arange(25)[None, :], 1.0, -1.0)
+        family = AtomFeatures(table, np.diff(cdf))
+        member = atom_member(family, C * np.where(np.arange(25) % 2 == 0, 1.0, -1.0), C)
+        support = LabelledSupport(family.support, 0.8 * np.sign(np.sin(2 * x)))
+        return ClassInstance(name, family, member, support, C, True)
+    if name == "fourier":
+        family = RandomFourier(2, gamma=1.0)
+        X = np.random.default_rng(40).uniform(-1.5, 1.5, size=(40, 2))
+        member = KernelMember(family, X[:3], np.array([0.5, -0.3, 0.2]), C)
+        support = LabelledSupport(X, 0.7 * np.sign(member.values(X)))
+        return ClassInstance(name, family, member, support, C, False)
+    raise ValueError(f"unknown class instance {name!r}; known: {sorted(DESCRIPTIONS)}")
+
+
+@functools.cache
+def standardized(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """A bundled data set, each coordinate zero-meaned and scaled to unit variance (004
+    Section 4), over the whole data set; returns ``(X, y)``."""
+    data = load_sklearn_dataset(name)
+    return standardize(data.X).X_train, np.asarray(data.y)
+
+
+@functools.cache
+def risk_minimizer(name: str, loss: str, C: float = 1.0):
+    """The minimiser f* of the true risk over all of F_p (004 proof of Theorem 1), for a finite
+    instance, as an :class:`~iln.function_class.AtomMember`, and its risk.
+
+    With ``alpha_j = p_j beta_j`` the class is ``{table (p * beta) : |beta_j| <= C}``, so the
+    minimum is the box-constrained problem :meth:`LabelledSupport.minimize_risk` solves exactly.
+    """
+    inst = class_instance(name, C)
+    if not isinstance(inst.family, AtomFeatures):
+        raise ValueError(f"instance {name!r} has a continuous parameter law: its minimum over F_p "
+                         "is not computed")
+    table = inst.family.psi(inst.support.X, inst.family.support_atoms)
+    beta, risk = inst.support.minimize_risk(table * inst.family.probabilities, C, loss)
+    return atom_member(inst.family, np.clip(beta, -C, C), C), risk
