@@ -71,8 +71,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("claim", metavar="CLAIM")
     p.add_argument("--store", type=Path, default=runner.DEFAULT_STORE)
     p = sub.add_parser("report", help="write the report of the latest verdicts")
-    p.add_argument("--store", type=Path, default=runner.DEFAULT_STORE)
-    p.add_argument("--out", type=Path, default=Path("reports"))
+    p.add_argument("--store", type=Path, default=runner.DEFAULT_STORE, help="the store to report on")
+    p.add_argument("--out", type=Path, default=Path("reports"),
+                   help="directory of index.html, claims/, REPORT.md, plots/ and summary.json")
     return parser
 
 
@@ -152,32 +153,14 @@ def _show(args) -> int:
 
 
 def _report(args) -> int:
-    with _open_existing(args.store) as db:
-        rows = db.verdicts()
-        last = db.latest_run()
-    known = catalog.load()
-    latest = {}
-    for row in rows:
-        if row.claim_id in known and (row.claim_id not in latest or row.saved_at >= latest[row.claim_id].saved_at):
-            latest[row.claim_id] = row
-    args.out.mkdir(parents=True, exist_ok=True)
-    lines = ["# iln-verify report", ""]
-    if last is not None:
-        m = last.meta
-        lines += [f"Run: seed {m.get('seed')}, profile {m.get('profile')}, git {m.get('git_revision')}, "
-                  f"started {m.get('started')}.", ""]
-    lines += ["| claim | sources | verdict | expected | statistic | bound | tightness | time (s) |",
-              "| --- | --- | --- | --- | ---: | ---: | ---: | ---: |"]
-    for claim_id, row in sorted(latest.items()):
-        c, v = known[claim_id], row.verdict
-        where = "; ".join(f"{s.paper} {s.location}" for s in c.sources)
-        lines.append(f"| `{claim_id}` | {where} | {v['verdict']} | {c.expected} | {_fmt(v['statistic'])} | "
-                     f"{_fmt(v['bound'])} | {_fmt(v['tightness'])} | {_fmt(v['elapsed_s'], '.1f')} |")
-    lines += ["", "## Errata ledger", ""]
-    for e in catalog.errata():
-        lines += [f"- `{e.claim_id}`: {e.counterexample} Corrected: ${e.corrected}$. {e.check}"]
-    (args.out / "REPORT.md").write_text("\n".join(lines) + "\n")
-    print(f"wrote {args.out / 'REPORT.md'}")
+    # Imported here: matplotlib and jinja2 slow down every other subcommand.
+    from verification.report import ReportError, write_report
+
+    try:
+        written = write_report(args.store, args.out)
+    except ReportError as error:
+        raise UsageError(str(error)) from None
+    print(f"wrote {len(written)} files to {args.out}: index.html, claims/, REPORT.md, plots/, summary.json")
     return EXIT_OK
 
 

@@ -1,0 +1,251 @@
+"""The verification report (issue #7): contents, links, MathML, determinism, errors."""
+
+from __future__ import annotations
+
+import html.parser
+import json
+import math
+import re
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from verification import catalog, cli, runner
+from verification.report import ReportError, write_report
+from verification.report.markdown import anchor
+from verification.report.mathml import to_mathml
+from verification.report.plots import claim_plots, tightness_plot
+from verification.report.statements import segments
+from verification.store import Store
+from verification.verdicts import Verdict
+
+#: a tail-probability claim with an erratum and a counterexample, and a mean-bound claim.
+CLAIMS = ["iln.lemma4.hoeffding", "iln.alg2.unbiased"]
+#: a claim whose verdict is written straight into the store, with hostile text in its details.
+HOSTILE = "iln.eq17.zero_comparator"
+HOSTILE_TEXT = "<script>alert('x')</script> & \"q\""
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("store") / "s.sqlite"
+    runner.run(CLAIMS, profile="smoke", seed=0, jobs=1, store=path, quiet=True)
+    verdict = Verdict(claim_id=HOSTILE, verdict="holds", rule="deterministic invariant", statistic=0.5,
+                      bound=1.0, interval=(0.5, 0.5), level=1.0, alpha=1e-4, power=0.0, tightness=0.5,
+                      counterexample=None, elapsed_s=0.1, n_trials=2, pvalue=1.0,
+                      details={"note": HOSTILE_TEXT, "ratio": math.nan})
+    with Store(path) as db:
+        db.save_verdict(1, "smoke", HOSTILE, verdict.to_json())
+    return path
+
+
+@pytest.fixture(scope="module")
+def report(store, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("report")
+    assert cli.main(["report", "--store", str(store), "--out", str(out)]) == 0
+    return out
+
+
+class _Links(html.parser.HTMLParser):
+    """The hrefs, srcs and ids of a page, and whether it has a script or stylesheet link."""
+
+    def __init__(self):
+        super().__init__()
+        self.hrefs, self.ids, self.external = [], set(), []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "id" in attrs:
+            self.ids.add(attrs["id"])
+        if "href" in attrs and tag == "a":
+            self.hrefs.append(attrs["href"])
+        if tag in ("script", "link", "img", "iframe") or "src" in attrs:
+            self.external.append(tag)
+
+
+def _parse(path: Path) -> _Links:
+    parser = _Links()
+    parser.feed(path.read_text())
+    return parser
+
+
+def _pages(out: Path) -> list[Path]:
+    return [out / "index.html", *sorted((out / "claims").glob("*.html"))]
+
+
+def test_every_claim_and_erratum_is_in_the_report(report):
+    index = (report / "index.html").read_text()
+    markdown = (report / "REPORT.md").read_text()
+    for claim_id in catalog.load():
+        assert (report / "claims" / f"{claim_id}.html").is_file()
+        assert f'href="claims/{claim_id}.html"' in index
+        assert f"### {claim_id}\n" in markdown
+    errata = catalog.errata()
+    assert errata
+    for e in errata:
+        escaped = e.counterexample.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        assert escaped.replace('"', "&#34;").replace("'", "&#39;") in index
+        assert f"Erratum of [`{e.claim_id}`](#{anchor(e.claim_id)})" in markdown
+
+
+def test_claims_without_a_verdict_are_listed_as_not_run(report):
+    not_run = [c for c in catalog.load() if c not in (*CLAIMS, HOSTILE)]
+    summary = json.loads((report / "summary.json").read_text())
+    assert summary["not_run"] == not_run
+    assert [c["id"] for c in summary["claims"]] == sorted([*CLAIMS, HOSTILE])
+    page = (report / "claims" / f"{not_run[0]}.html").read_text()
+    assert "not run" in page
+    row = (report / "index.html").read_text().split(f'href="claims/{not_run[0]}.html"')[1].split("</tr>")[0]
+    assert "not run" in row
+
+
+def test_summary_json_is_the_run_document_in_strict_json(report, store):
+    summary = json.loads((report / "summary.json").read_text())
+    with Store(store) as db:
+        assert summary["meta"] == db.latest_run().meta
+    hoeffding = next(c for c in summary["claims"] if c["id"] == CLAIMS[0])
+    assert hoeffding["verdict"] == "holds_after_correction"
+    assert hoeffding["counterexample"]["reproduce"] == f"iln-verify run {CLAIMS[0]} --profile smoke --seed 0"
+    hostile = next(c for c in summary["claims"] if c["id"] == HOSTILE)
+    assert hostile["details"]["ratio"] is None  # NaN is not strict JSON
+    assert "selftest" not in summary
+    json.loads((report / "summary.json").read_text(), parse_constant=pytest.fail)
+
+
+def test_internal_links_resolve_and_nothing_is_fetched(report):
+    for page in _pages(report):
+        parsed = _parse(page)
+        assert parsed.external == [], page
+        for href in parsed.hrefs:
+            parts = urlsplit(href)
+            assert not parts.scheme, f"{page.name}: external link {href}"
+            assert not parts.netloc, f"{page.name}: external link {href}"
+            target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+            assert target.is_file(), f"{page.name}: {href}"
+            if parts.fragment:
+                assert parts.fragment in _parse(target).ids, f"{page.name}: {href}"
+
+
+def test_markdown_links_and_plots_resolve(report):
+    markdown = (report / "REPORT.md").read_text()
+    headings = {anchor(line[4:]) for line in markdown.splitlines() if line.startswith("### ")}
+    for target in re.findall(r"\]\(#([^)]+)\)", markdown):
+        assert target in headings, target
+    images = re.findall(r"!\[[^\]]*\]\(([^)]+\.svg)\)", markdown)
+    assert images
+    for image in images:
+        assert (report / image).is_file(), image
+
+
+def test_statements_are_mathml(report):
+    index = (report / "index.html").read_text()
+    assert index.count('<math xmlns="http://www.w3.org/1998/Math/MathML"') >= len(catalog.errata())
+    assert 'class="math-fallback"' not in index
+    page = (report / "claims" / f"{CLAIMS[0]}.html").read_text()
+    assert '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">' in page
+    assert "<mfrac>" in page  # the exponent's fraction of eq. (19), laid out as MathML
+    assert 'class="math-fallback"' not in page
+
+
+def test_latex_that_does_not_convert_is_shown_as_source_with_a_note():
+    bad = to_mathml(r"\left( x", display=True)
+    assert not bad.ok
+    assert '<code class="math-fallback">\\left( x</code>' in bad.markup
+    assert "could not be rendered" in bad.markup
+    injected = to_mathml(r"\text{<img src=x onerror=alert(1)>}", display=False)
+    assert not injected.ok
+    assert "<img" not in injected.markup
+    with pytest.raises(TypeError, match="latex"):
+        to_mathml(None, display=False)
+
+
+def test_statements_split_text_and_math():
+    assert [s.kind for s in segments(r"if $x$ then $$y$$")] == ["text", "math", "text", "math"]
+    assert segments(r"\alpha")[0].display
+    with pytest.raises(TypeError, match="statement"):
+        segments(3)
+
+
+def test_text_from_the_store_is_escaped(report):
+    page = (report / "claims" / f"{HOSTILE}.html").read_text()
+    assert "<script>" not in page
+    assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &#34;q&#34;" in page
+
+
+def test_identical_inputs_give_byte_identical_files(store, tmp_path):
+    first = write_report(store, tmp_path / "a")
+    second = write_report(store, tmp_path / "b")
+    names = [p.relative_to(tmp_path / "a") for p in first]
+    assert names == [p.relative_to(tmp_path / "b") for p in second]
+    assert {"index.html", "REPORT.md", "summary.json"} <= {n.as_posix() for n in names}
+    for name in names:
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
+
+
+def test_plots_are_inline_svg_and_files_beside_the_markdown(report):
+    page = (report / "claims" / f"{CLAIMS[0]}.html").read_text()
+    svg = (report / "plots" / f"{CLAIMS[0]}--tail-points.svg").read_text()
+    assert svg.startswith("<svg")
+    assert svg in page
+    assert "Date" not in svg  # no time stamp in the metadata
+    assert (report / "plots" / "index--tightness.svg").read_text() in (report / "index.html").read_text()
+
+
+def test_stale_plots_and_pages_are_removed_and_other_files_kept(store, tmp_path):
+    (tmp_path / "plots").mkdir()
+    (tmp_path / "claims").mkdir()
+    (tmp_path / "plots" / "gone--tail.svg").write_text("<svg/>")
+    (tmp_path / "claims" / "gone.html").write_text("")
+    (tmp_path / "benchmarks").mkdir()
+    (tmp_path / "benchmarks" / "keep.json").write_text("{}")
+    write_report(store, tmp_path)
+    assert not (tmp_path / "plots" / "gone--tail.svg").exists()
+    assert not (tmp_path / "claims" / "gone.html").exists()
+    assert (tmp_path / "benchmarks" / "keep.json").exists()
+
+
+def test_selftest_figures_go_into_the_summary(store, tmp_path):
+    (tmp_path / "selftest.json").write_text(json.dumps({"coverage": {"clopper_pearson": 0.951}}))
+    write_report(store, tmp_path)
+    assert json.loads((tmp_path / "summary.json").read_text())["selftest"] == {
+        "coverage": {"clopper_pearson": 0.951}}
+    assert "clopper_pearson" in (tmp_path / "index.html").read_text()
+    (tmp_path / "selftest.json").write_text("{not json")
+    with pytest.raises(ReportError, match=r"selftest\.json"):
+        write_report(store, tmp_path)
+
+
+def test_missing_store_exits_2_with_one_line_and_creates_nothing(tmp_path, capsys):
+    missing = tmp_path / "missing.sqlite"
+    assert cli.main(["report", "--store", str(missing), "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "does not exist" in err
+    assert not missing.exists()
+    assert not (tmp_path / "r").exists()
+
+
+def test_out_that_is_a_file_exits_2(store, tmp_path, capsys):
+    (tmp_path / "file").write_text("")
+    assert cli.main(["report", "--store", str(store), "--out", str(tmp_path / "file")]) == 2
+    assert "not a directory" in capsys.readouterr().err
+
+
+def test_plots_follow_the_shape_of_the_details():
+    fit = {"slope": 1.9, "bootstrap": [1.8, 2.0], "ols": [1.7, 2.1], "theorem_exponent": 2.0,
+           "sizes": [10.0, 20.0, 40.0], "mean_seconds": [1.0, 3.9, 15.0]}
+    figure = {"labels": {"a": "Method A", "b": "Method B"}, "loss": "loss",
+              "per_budget": {"100": {"D": [5, 6], "a": [0.1, 0.2], "a_interval": [[0.05, 0.15], [0.1, None]],
+                                     "b": [0.3, 0.2]}}}
+    means = {"x": {"mean": -3.0, "interval": [-4.0, -2.0], "bound": 0.0},
+             "y": {"mean": -3e5, "interval": [-4e5, -1e5], "bound": 0.0}}
+    plots = claim_plots("new.claim", {"rates": {"T": fit}, "figure": figure, "points": means})
+    assert sorted(p.kind for p in plots) == ["exponents", "figure", "loglog", "mean"]
+    again = claim_plots("new.claim", {"rates": {"T": fit}, "figure": figure, "points": means})
+    assert [p.svg for p in plots] == [p.svg for p in again]
+    assert all('id="new-claim-' in p.svg for p in plots)
+    assert claim_plots("c", {"points": {"a": {"frequency": 0.1}}}) == []
+    assert tightness_plot([("a", None, "holds")]) is None
+    with pytest.raises(TypeError, match="details"):
+        claim_plots("c", [])

@@ -1,0 +1,14 @@
+"""The verification report: HTML pages, REPORT.md, SVG plots and summary.json from a store.
+
+``iln-verify report [--store PATH] [--out DIR]`` calls :func:`write_report`.  The modules:
+:mod:`~verification.report.context` gathers the data once; :mod:`~verification.report.pages`
+(HTML) and :mod:`~verification.report.markdown` render it; :mod:`~verification.report.plots`
+draws the SVG plots by the shape of each verdict's details; :mod:`~verification.report.tables`
+formats numbers and details; :mod:`~verification.report.statements` and
+:mod:`~verification.report.mathml` turn the printed statements into MathML.
+"""
+
+from verification.report.context import ReportError, gather
+from verification.report.writer import write_report
+
+__all__ = ["ReportError", "gather", "write_report"]
