@@ -13,6 +13,7 @@ budget split over the claims by Holm's step-down procedure.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import datetime as _dt
 import multiprocessing
 import os
@@ -94,12 +95,35 @@ def run_batch(claim_id: str, config: dict, seed: int, indices: Sequence[int]) ->
     return out
 
 
-def _worker_init() -> None:
+def _worker_init(defect: str | None = None) -> None:
     # Each worker process is one unit of parallelism: numba threads inside it would
     # oversubscribe the cores (the numbers do not depend on the thread count).
     import numba
 
     numba.set_num_threads(1)
+    if defect is not None:
+        # A self-test run (verification.selftest): the worker dies with the pool, so the
+        # defect is never removed.
+        _plant(defect)
+
+
+def _plant(defect: str) -> Callable[[], None]:
+    """Plant a named defect of :mod:`verification.selftest.defects`; returns its undo."""
+    # Imported here: an ordinary run never loads the self-test.
+    from verification.selftest import defects
+
+    return defects.get(defect).apply()
+
+
+@contextlib.contextmanager
+def _planted(defect: str | None):
+    """``defect`` planted in this process (trials of ``jobs=1`` and every decision), or nothing."""
+    undo = _plant(defect) if defect is not None else None
+    try:
+        yield
+    finally:
+        if undo is not None:
+            undo()
 
 
 def versions() -> dict[str, str]:
@@ -135,15 +159,29 @@ def _progress(total: int, quiet: bool):
                 mininterval=0.5 if interactive else 30.0, file=sys.stderr)
 
 
-def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable) -> None:
-    """Run ``tasks`` (tuples of run_batch arguments) and call ``on_done(task, result)`` as each ends."""
+def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect: str | None = None) -> None:
+    """Run ``tasks`` (tuples of run_batch arguments) and call ``on_done(task, result)`` as each ends.
+
+    ``defect`` (a self-test run) is planted in every worker before its first trial.
+    """
     if scheduler:
         from dask.distributed import Client, as_completed
 
         with Client(scheduler, timeout="30s") as client:
-            futures = {client.submit(run_batch, *task, pure=False): task for task in tasks}
-            for future in as_completed(futures):
-                on_done(futures[future], future.result())
+            plugin = None
+            if defect is not None:
+                from verification.selftest.dask_plugin import DefectPlugin
+
+                plugin = DefectPlugin(defect)
+                client.register_plugin(plugin, name=plugin.name)
+            try:
+                futures = {client.submit(run_batch, *task, pure=False): task for task in tasks}
+                for future in as_completed(futures):
+                    on_done(futures[future], future.result())
+            finally:
+                if plugin is not None:
+                    # Dask workers outlive the run: the defect must leave with it.
+                    client.unregister_worker_plugin(plugin.name)
         return
     if jobs == 1:
         for task in tasks:
@@ -151,7 +189,7 @@ def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable) -> None
         return
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
-                                                initializer=_worker_init) as pool:
+                                                initializer=_worker_init, initargs=(defect,)) as pool:
         futures = {pool.submit(run_batch, *task): task for task in tasks}
         try:
             for future in concurrent.futures.as_completed(futures):
@@ -172,7 +210,7 @@ def _decide(claims: list[Claim], records: dict[str, list[dict]], configs: dict[s
 
 def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed: int = 0,
         jobs: int | None = None, scheduler: str | None = None, store: str | os.PathLike = DEFAULT_STORE,
-        alpha: float = DEFAULT_ALPHA, quiet: bool = False) -> RunResult:
+        alpha: float = DEFAULT_ALPHA, quiet: bool = False, defect: str | None = None) -> RunResult:
     """Run the trials of the claims that the store lacks, then decide their verdicts.
 
     Parameters
@@ -192,6 +230,11 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
         Family-wise false-alarm budget of the run, split over the claims (Holm).
     quiet : bool
         No progress bar.
+    defect : str, optional
+        Self-test only (:mod:`verification.selftest`): plant this named defect in this
+        process and in every worker for the duration of the run.  Its trials are stored
+        under their own configuration hash, so they never mix with those of the
+        unmodified code.
     """
     everything = catalog.load()
     claim_ids = list(everything) if not claim_ids else list(dict.fromkeys(claim_ids))
@@ -207,17 +250,24 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
         raise ValueError(f"jobs must be a positive int, got {jobs!r}")
     if not (0 < alpha < 1):
         raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
+    if defect is not None:
+        from verification.selftest import defects
+
+        defects.get(defect)  # a ValueError naming an unknown defect, before any work
     claims = [everything[c] for c in claim_ids]
+    # Evaluated before a defect is planted: the planned sample sizes are the unmodified ones.
     configs = {c.id: c.config(profile) for c in claims}
-    hashes = {c.id: catalog.config_hash(configs[c.id]) for c in claims}
+    hashes = {c.id: catalog.config_hash(configs[c.id] if defect is None
+                                        else {**configs[c.id], "defect": defect}) for c in claims}
 
     started = _dt.datetime.now(_dt.UTC)
     clock = time.perf_counter()
     Path(store).parent.mkdir(parents=True, exist_ok=True)
-    with Store(store, created_by=versions()["iln-verify"]) as db, db.run_lock():
+    with Store(store, created_by=versions()["iln-verify"]) as db, db.run_lock(), _planted(defect):
         meta = {"seed": seed, "profile": profile, "versions": versions(), "git_revision": git_revision(),
                 "started": started.isoformat(timespec="seconds"), "jobs": jobs, "scheduler": scheduler,
-                "alpha": alpha, "claims": claim_ids, "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
+                "alpha": alpha, "claims": claim_ids, **({"defect": defect} if defect else {}),
+                "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
                 f"{platform.system()} {platform.release()}", "command": " ".join(sys.argv)}
         run_id = db.start_run(meta)
         tasks = []
@@ -231,7 +281,7 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                 db.add_trials(seed, profile, task[0], hashes[task[0]], result)
                 bar.update(len(result))
 
-            _execute(tasks, jobs, scheduler, store_batch)
+            _execute(tasks, jobs, scheduler, store_batch, defect)
 
         records, elapsed = {}, {}
         for c in claims:

@@ -1,0 +1,138 @@
+"""The self-test (issue #8): planted defects are real, the mutation runner sees them, the JSON."""
+
+import json
+
+import numpy as np
+import pytest
+
+from iln import theory
+from verification import catalog, runner
+from verification.selftest import __main__ as selftest_cli
+from verification.selftest import defects, injection
+from verification.selftest.mutation import mutation_campaign
+
+#: cheap under the smoke profile: the defect sits in the claim's decision (theory.py) ...
+DECISION_DEFECT, DECISION_CLAIM = "theory_hoeffding_range", "iln.lemma4.hoeffding"
+#: ... or in its trials (Algorithm 2), which run in the worker processes.
+TRIAL_DEFECT, TRIAL_CLAIM = "alg2_drop_sign", "iln.alg2.unbiased"
+
+
+def test_catalog_has_at_least_15_defects_with_every_field():
+    assert len(defects.DEFECTS) >= 15
+    modules = set()
+    for d in defects.DEFECTS.values():
+        assert d.description
+        assert d.breaks
+        assert d.edits
+        assert ("ICML" in d.breaks or "Section" in d.breaks or "Dai" in d.breaks), d.name
+        modules.add(d.module.split("/")[1])
+    # Algorithms 1 and 2, their compiled kernels, the families, the formulas and the baselines.
+    assert modules >= {"shrinking_gradient.py", "estimator.py", "numba_sampling.py", "features.py",
+                       "theory.py", "baselines"}
+
+
+@pytest.mark.parametrize("name", defects.names())
+def test_each_defect_changes_its_probe_and_is_removed_afterwards(name, one_numba_thread):
+    defect = defects.get(name)
+    before = defect.probe()
+    with defect.applied():
+        during = defect.probe()
+    after = defect.probe()
+    assert not np.array_equal(before, during), "the defect does not change the library"
+    np.testing.assert_array_equal(after, before)  # restored exactly
+
+
+def test_an_edit_whose_snippet_is_gone_refuses_and_leaves_nothing_planted():
+    good = injection.CodeEdit("iln.theory", "variance_bound_alpha", "alpha_l1**2 / m", "alpha_l1 / m")
+    missing = injection.CodeEdit("iln.theory", "_tail_corrected", "no such snippet", "x")
+    before = theory.variance_bound_alpha(10, 2.0)
+    with pytest.raises(ValueError, match="occurs 0 times"):
+        injection.apply_all((good, missing))
+    assert theory.variance_bound_alpha(10, 2.0) == before  # the first edit was undone
+
+
+def test_unknown_defect_names_the_argument(tmp_path):
+    with pytest.raises(ValueError, match="unknown defect 'nope'"):
+        defects.get("nope")
+    with pytest.raises(ValueError, match="unknown defect"):
+        runner.run([DECISION_CLAIM], profile="smoke", jobs=1, store=tmp_path / "s.sqlite", quiet=True,
+                   defect="nope")
+    assert not (tmp_path / "s.sqlite").exists()  # refused before any work
+
+
+def test_mutation_runner_flags_a_defect_planted_in_worker_processes(tmp_path):
+    campaign = mutation_campaign([defects.get(TRIAL_DEFECT)], workdir=tmp_path, profile="smoke",
+                                 claims=[TRIAL_CLAIM], jobs=2)
+    assert campaign.control.verdicts == {TRIAL_CLAIM: "holds"}
+    assert campaign.outcomes[0].verdicts == {TRIAL_CLAIM: "violated"}
+    assert campaign.mutation_score == 1.0
+    assert campaign.gaps == []
+    # The defect's trials live under their own configuration hash, beside the clean ones.
+    config = catalog.get(TRIAL_CLAIM).config("smoke")
+    clean = runner.run([TRIAL_CLAIM], profile="smoke", seed=0, jobs=1, quiet=True,
+                       store=tmp_path / f"{TRIAL_DEFECT}.sqlite")
+    assert clean.outcomes[0].verdict.verdict == "holds"  # the parent was restored
+    from verification.store import Store
+
+    with Store(tmp_path / f"{TRIAL_DEFECT}.sqlite") as db:
+        assert db.count_trials() == 2 * config["n_trials"]
+
+
+def test_defect_on_a_dask_cluster_is_planted_then_removed(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        planted = runner.run([TRIAL_CLAIM], profile="smoke", seed=2, scheduler=cluster.scheduler_address,
+                             store=tmp_path / "a.sqlite", quiet=True, defect=TRIAL_DEFECT)
+        # The same worker serves the next run: the defect must have left with the first.
+        clean = runner.run([TRIAL_CLAIM], profile="smoke", seed=2, scheduler=cluster.scheduler_address,
+                           store=tmp_path / "b.sqlite", quiet=True)
+    assert planted.outcomes[0].verdict.verdict == "violated"
+    assert planted.meta["defect"] == TRIAL_DEFECT
+    assert clean.outcomes[0].verdict.verdict == "holds"
+
+
+def test_selftest_json_schema(tmp_path, capsys):
+    out = tmp_path / "selftest.json"
+    status = selftest_cli.main(["--defects", DECISION_DEFECT, "--claims", DECISION_CLAIM,
+                                "--profile", "smoke", "--seeds", "2", "--jobs", "1", "--quiet",
+                                "--workdir", str(tmp_path / "work"), "--out", str(out)])
+    assert status == 0, capsys.readouterr()
+    doc = json.loads(out.read_text())
+    assert set(doc) >= {"defects", "mutation_score", "false_alarms", "meta"}
+    (entry,) = doc["defects"]
+    assert set(entry) >= {"name", "description", "breaks", "flagged_by", "verdicts"}
+    assert entry["name"] == DECISION_DEFECT
+    assert entry["flagged_by"] == [DECISION_CLAIM]
+    assert entry["verdicts"] == {DECISION_CLAIM: "violated"}
+    assert doc["mutation_score"] == 1.0
+    fa = doc["false_alarms"]
+    assert fa["seeds"] == [0, 1]
+    assert fa["differing"] == []
+    assert fa["rate"] == 0.0
+    low, high = fa["interval"]
+    assert low == 0.0
+    assert high == pytest.approx(1 - 0.025 ** (1 / 2))  # Clopper-Pearson upper end at k = 0, n = 2
+    assert doc["meta"]["control"]["verdicts"] == {DECISION_CLAIM: "holds_after_correction"}
+    assert doc["meta"]["profile"] == "smoke"
+    table = out.with_suffix(".md").read_text()
+    assert f"| `{DECISION_DEFECT}` | 1 |" in table
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--defects", "nope"], "unknown defect 'nope'"),
+        (["--claims", "iln.no.such"], "unknown claim id"),
+        (["--profile", "huge"], "invalid choice"),
+        (["--seeds", "-1"], ">= 0"),
+        (["--jobs", "0"], ">= 1"),
+        (["--out", "/no/such/dir/x.json"], "does not exist"),
+    ],
+)
+def test_selftest_usage_errors_exit_2_with_one_line(argv, message, capsys, tmp_path):
+    status = selftest_cli.main([*argv, "--workdir", str(tmp_path / "w")])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert message in err
+    assert len(err.strip().splitlines()) == 1

@@ -1,0 +1,109 @@
+"""False alarms: verdicts that differ from the expected ones on the unmodified code.
+
+The selected claims run with several master seeds; each (seed, claim) verdict that differs
+from the claim's expected verdict is counted.  The seeds are independent replications, so the
+count over ``n = seeds x claims`` verdicts gets an exact binomial (Clopper-Pearson) interval
+(:func:`verification.statistics.clopper_pearson`), and so does the share of runs with at least
+one differing verdict, the quantity the run's family-wise budget (DESIGN.md, Statistics)
+bounds for the claims whose expected verdict is ``holds``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from verification import catalog, runner, statistics
+
+__all__ = ["FalseAlarms", "false_alarm_campaign"]
+
+#: coverage of the reported intervals.
+LEVEL = 0.95
+
+
+@dataclass(frozen=True)
+class FalseAlarms:
+    """The outcome of :func:`false_alarm_campaign`.
+
+    Attributes
+    ----------
+    seeds : list of int
+    claims : list of str
+    differing : list of dict
+        ``{"seed", "claim", "verdict", "expected"}`` for every differing verdict.
+    profile : str
+    elapsed_s : float
+    """
+
+    seeds: list[int]
+    claims: list[str]
+    differing: list[dict]
+    profile: str
+    elapsed_s: float
+
+    @property
+    def n_verdicts(self) -> int:
+        return len(self.seeds) * len(self.claims)
+
+    def to_json(self) -> dict:
+        """The ``"false_alarms"`` entry of ``selftest.json``."""
+        out = {"seeds": list(self.seeds), "claims": list(self.claims), "profile": self.profile,
+               "differing": list(self.differing), "n_verdicts": self.n_verdicts, "level": LEVEL,
+               "elapsed_s": self.elapsed_s}
+        if not self.n_verdicts:
+            return {**out, "rate": None, "interval": [None, None]}
+        k = len(self.differing)
+        ci = statistics.clopper_pearson(k, self.n_verdicts, LEVEL)
+        runs = len({d["seed"] for d in self.differing})
+        run_ci = statistics.clopper_pearson(runs, len(self.seeds), LEVEL)
+        return {**out, "rate": k / self.n_verdicts, "interval": [ci.low, ci.high],
+                "runs_with_a_difference": runs, "run_rate": runs / len(self.seeds),
+                "run_interval": [run_ci.low, run_ci.high]}
+
+
+def false_alarm_campaign(seeds: Sequence[int], *, workdir: str | Path, profile: str = "quick",
+                         claims: Sequence[str] | None = None, jobs: int = 1,
+                         scheduler: str | None = None, quiet: bool = True) -> FalseAlarms:
+    """Run ``claims`` on the unmodified code once per master seed and collect differing verdicts.
+
+    Parameters
+    ----------
+    seeds : sequence of int
+        Master seeds, distinct and non-negative.
+    workdir : path
+        An existing directory for the stores (``seed-<s>.sqlite``); a campaign started again
+        with the same directory resumes where it stopped.
+    profile : {"smoke", "quick", "full"}, default="quick"
+    claims : sequence of str, optional
+        Claim ids; default the whole catalog.
+    jobs : int, default=1
+        Local worker processes per run.
+    scheduler : str, optional
+        A Dask scheduler address instead of local workers.
+    quiet : bool, default=True
+        No progress bars.
+
+    Returns
+    -------
+    FalseAlarms
+    """
+    workdir = Path(workdir)
+    if not workdir.is_dir():
+        raise ValueError(f"workdir must be an existing directory, got {str(workdir)!r}")
+    seeds = list(seeds)
+    if any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in seeds):
+        raise ValueError(f"seeds must be non-negative ints, got {seeds!r}")
+    if len(set(seeds)) != len(seeds):
+        raise ValueError(f"seeds must be distinct (independent replications), got {seeds!r}")
+    everything = catalog.load()
+    claims = list(everything) if not claims else list(dict.fromkeys(claims))
+    start = time.perf_counter()
+    differing = []
+    for seed in seeds:
+        result = runner.run(claims, profile=profile, seed=seed, jobs=jobs, scheduler=scheduler,
+                            store=workdir / f"seed-{seed}.sqlite", quiet=quiet)
+        differing += [{"seed": seed, "claim": o.claim.id, "verdict": o.verdict.verdict,
+                       "expected": o.claim.expected} for o in result.outcomes if not o.matches]
+    return FalseAlarms(seeds, claims, differing, profile, time.perf_counter() - start)

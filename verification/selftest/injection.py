@@ -1,0 +1,199 @@
+"""Run-time source edits: how a planted defect enters the library without touching its files.
+
+An *edit* replaces one snippet of the source of one function by another, compiles the result
+and swaps it in; undoing it swaps the original back.  Two kinds:
+
+:class:`CodeEdit`
+    a pure-Python function or method.  Its ``__code__`` is replaced in place, so every
+    reference to the function sees the edit, including names bound by ``from m import f``
+    before the edit (the claim modules import Algorithm 1 that way).
+:class:`CompiledModuleEdit`
+    a numba module.  A compiled kernel inlines the kernels it calls at compile time, so
+    swapping one of them changes nothing; instead the whole module is compiled again from
+    the edited source (without numba's file cache, which must never hold a defect) and the
+    entry points that the rest of the library reads through the module are re-pointed.
+
+An edit whose snippet does not occur exactly once refuses to apply (``ValueError``): a
+refactoring of the library then breaks the defect loudly instead of turning it into a
+silent no-op, which would count as a defect no claim flags.
+"""
+
+from __future__ import annotations
+import __future__
+
+import contextlib
+import importlib
+import inspect
+import sys
+import textwrap
+import types
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+__all__ = [
+    "CodeEdit",
+    "CompiledModuleEdit",
+    "Edit",
+    "apply_all",
+    "clear_claim_caches",
+    "edits_applied",
+    "resolve",
+]
+
+#: compiled as the library is (its modules use postponed annotations).
+_FLAGS = __future__.annotations.compiler_flag
+
+
+def resolve(module: str, qualname: str):
+    """The object ``module.qualname`` (a dotted path inside the module, e.g. ``Class.method``)."""
+    obj = importlib.import_module(module)
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _replace_once(source: str, old: str, new: str, where: str) -> str:
+    count = source.count(old)
+    if count != 1:
+        raise ValueError(f"edit of {where}: the snippet {old!r} occurs {count} times, expected once "
+                         "(the library changed; update the defect)")
+    return source.replace(old, new)
+
+
+def clear_claim_caches() -> None:
+    """Forget what the claim modules cached (instances, exact values, warm-started runs).
+
+    Their caches are computed with the library as it is at the time: a value computed under a
+    defect must not outlive it, and a value computed before it must not hide it.  The
+    catalog's planned sample sizes are not cleared: they are fixed before a run.
+    """
+    for name, module in list(sys.modules.items()):
+        if name.startswith("verification.claims") and module is not None:
+            for value in list(vars(module).values()):
+                if callable(getattr(value, "cache_clear", None)):
+                    value.cache_clear()
+
+
+@dataclass(frozen=True)
+class CodeEdit:
+    """Replace ``old`` by ``new`` in the source of the function ``module.qualname``.
+
+    Parameters
+    ----------
+    module : str
+        Importable module name, e.g. ``"iln.estimator"``.
+    qualname : str
+        The function inside it, e.g. ``"_fast"`` or ``"RandomFourier._activation"``.
+    old, new : str
+        A snippet of the function's source, found exactly once, and its replacement.
+    """
+
+    module: str
+    qualname: str
+    old: str
+    new: str
+
+    @property
+    def where(self) -> str:
+        return f"{self.module}.{self.qualname}"
+
+    def apply(self) -> Callable[[], None]:
+        """Swap the edited code in; returns the function that swaps the original back."""
+        func = resolve(self.module, self.qualname)
+        if not isinstance(func, types.FunctionType):
+            raise TypeError(f"edit of {self.where}: not a Python function ({type(func).__name__})")
+        original = func.__code__
+        source = textwrap.dedent(inspect.getsource(func))
+        edited = _replace_once(source, self.old, self.new, self.where)
+        # Padding keeps the line numbers of tracebacks those of the file.
+        padded = "\n" * (original.co_firstlineno - 1) + edited
+        code = compile(padded, inspect.getsourcefile(func) or "<edit>", "exec", flags=_FLAGS,
+                       dont_inherit=True)
+        namespace: dict = {}
+        exec(code, func.__globals__, namespace)
+        replacement = namespace[func.__name__]
+        if replacement.__code__.co_freevars != original.co_freevars:
+            raise ValueError(f"edit of {self.where}: the edit changes the function's closure")
+        func.__code__ = replacement.__code__
+
+        def undo() -> None:
+            func.__code__ = original
+
+        return undo
+
+
+@dataclass(frozen=True)
+class CompiledModuleEdit:
+    """Compile an edited copy of a numba module and re-point its ``entry_points`` to it.
+
+    Parameters
+    ----------
+    module : str
+        The numba module, e.g. ``"iln.numba_sampling"``.
+    old, new : str
+        A snippet of the module's source, found exactly once, and its replacement.
+    entry_points : tuple of str
+        Module attributes the rest of the library calls through the module at run time.
+    """
+
+    module: str
+    old: str
+    new: str
+    entry_points: tuple[str, ...]
+
+    @property
+    def where(self) -> str:
+        return f"{self.module} ({', '.join(self.entry_points)})"
+
+    def apply(self) -> Callable[[], None]:
+        """Point the entry points at the edited kernels; returns the function that restores them."""
+        original = importlib.import_module(self.module)
+        source = inspect.getsource(original)
+        edited = _replace_once(source, self.old, self.new, self.where)
+        # numba caches compiled code by source file; a defect must never reach that cache.
+        edited = edited.replace("cache=True", "cache=False")
+        copy = types.ModuleType(f"{self.module}__defect")
+        copy.__dict__["__file__"] = original.__file__
+        exec(compile(edited, f"<defect in {self.module}>", "exec", flags=_FLAGS, dont_inherit=True),
+             copy.__dict__)
+        saved = {name: getattr(original, name) for name in self.entry_points}
+        for name in self.entry_points:
+            setattr(original, name, getattr(copy, name))
+
+        def undo() -> None:
+            for name, value in saved.items():
+                setattr(original, name, value)
+
+        return undo
+
+
+Edit = CodeEdit | CompiledModuleEdit
+
+
+@contextlib.contextmanager
+def edits_applied(edits: tuple[Edit, ...]) -> Iterator[None]:
+    """Apply ``edits`` for the duration of the block (all or none; undone in reverse order)."""
+    undo = apply_all(edits)
+    try:
+        yield
+    finally:
+        undo()
+
+
+def apply_all(edits: tuple[Edit, ...]) -> Callable[[], None]:
+    """Apply ``edits`` in order; if one fails, undo the others and re-raise."""
+    undos: list[Callable[[], None]] = []
+
+    def undo_all() -> None:
+        while undos:
+            undos.pop()()
+        clear_claim_caches()
+
+    try:
+        for edit in edits:
+            undos.append(edit.apply())
+    except BaseException:
+        undo_all()
+        raise
+    clear_claim_caches()
+    return undo_all
