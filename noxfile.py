@@ -17,7 +17,7 @@ def tests(session):
 def lint(session):
     """Check style and common bugs with ruff."""
     session.install("ruff")
-    session.run("ruff", "check", "iln", "tests", "noxfile.py")
+    session.run("ruff", "check", "iln", "verification", "tests", "noxfile.py")
 
 
 @nox.session

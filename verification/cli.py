@@ -1,12 +1,15 @@
 """The command line, ``iln-verify`` (also ``python -m verification``).
 
 Exit status: 0 when every verdict equals its claim's expected verdict, 1 when
-any differs (the run says which), 2 for a usage error (a one-line message).
+any differs (the run says which), 2 for a usage error (a one-line message), 3 when
+a worker process died part-way (one line; the finished trials are in the store and a
+new run resumes them), 130 on an interrupt.
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import json
 import sys
 from pathlib import Path
@@ -16,7 +19,7 @@ from verification.store import Store, StoreError
 
 __all__ = ["main"]
 
-EXIT_OK, EXIT_MISMATCH, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_MISMATCH, EXIT_USAGE, EXIT_WORKER_DIED = 0, 1, 2, 3
 
 
 class UsageError(Exception):
@@ -172,6 +175,10 @@ def main(argv=None) -> int:
     except (UsageError, StoreError) as error:
         print(f"iln-verify: error: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except concurrent.futures.process.BrokenProcessPool as error:
+        print(f"iln-verify: error: {error}; finished trials are in the store and a new run resumes them",
+              file=sys.stderr)
+        return EXIT_WORKER_DIED
     except KeyboardInterrupt:
         print("iln-verify: interrupted; finished trials are in the store and a new run resumes them",
               file=sys.stderr)

@@ -126,6 +126,14 @@ def _planted(defect: str | None):
             undo()
 
 
+def _command() -> str:
+    """The command line as a user would type it (``iln-verify ...``), whatever the entry point."""
+    program = Path(sys.argv[0]) if sys.argv and sys.argv[0] else Path()
+    if program.name == "iln-verify" or program.parts[-2:] == ("verification", "__main__.py"):
+        return " ".join(["iln-verify", *sys.argv[1:]])
+    return " ".join(sys.argv)
+
+
 def versions() -> dict[str, str]:
     """Versions of the interpreter and of the packages the results depend on."""
     out = {"python": platform.python_version()}
@@ -268,14 +276,16 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                 "started": started.isoformat(timespec="seconds"), "jobs": jobs, "scheduler": scheduler,
                 "alpha": alpha, "claims": claim_ids, **({"defect": defect} if defect else {}),
                 "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
-                f"{platform.system()} {platform.release()}", "command": " ".join(sys.argv)}
-        run_id = db.start_run(meta)
+                f"{platform.system()} {platform.release()}", "command": _command()}
+        # Read what the store holds before writing to it: a store damaged inside then stops
+        # the run with a StoreError and is left as it was.
         tasks = []
         for c in claims:
             have = db.existing_trials(seed, profile, c.id, hashes[c.id])
             missing = [i for i in range(configs[c.id]["n_trials"]) if i not in have]
             tasks += [(c.id, configs[c.id], seed, missing[k:k + BATCH_SIZE])
                       for k in range(0, len(missing), BATCH_SIZE)]
+        run_id = db.start_run(meta)
         with _progress(sum(len(t[3]) for t in tasks), quiet) as bar:
             def store_batch(task, result):
                 db.add_trials(seed, profile, task[0], hashes[task[0]], result)
