@@ -40,3 +40,17 @@ def test_missing_benchmark_file_is_inconclusive(tmp_path, monkeypatch):
     verdict = runtime.runtime_decide([runtime.runtime_trial(config, np.random.SeedSequence(0))], config, 1e-3)
     assert verdict.verdict == "inconclusive"
     assert "nox -s bench" in verdict.details["reason"]
+
+
+def test_file_found_from_the_working_directory_and_keyed_by_its_digest(tmp_path, monkeypatch):
+    # An installed package (nox) is not beside the repository: the working directory is.
+    monkeypatch.setattr(runtime, "_ROOT", tmp_path / "elsewhere")
+    monkeypatch.chdir(tmp_path)
+    path = _write(tmp_path, 1.0)
+    digest = runtime.benchmark_digest("algorithm1.json")
+    config = {"n_trials": 1, "benchmark_json": "algorithm1.json", "benchmark_sha256": digest}
+    assert runtime.runtime_trial(config, np.random.SeedSequence(0))["sha256"] == digest
+    path.write_text(path.read_text() + " ")
+    with pytest.raises(ValueError, match="benchmark_json"):
+        runtime.runtime_trial(config, np.random.SeedSequence(0))
+    assert runtime.benchmark_digest("absent.json") == "missing"

@@ -3,7 +3,8 @@
 Speed is measured by pytest-benchmark, never by a timed test: ``nox -s bench``
 runs ``tests/benchmarks/test_algorithm1_scaling.py`` over a grid of T and B at the
 proof's eta and m and writes ``reports/benchmarks/algorithm1.json``; this claim
-reads that file (its digest is in the record), fits the exponents of the
+reads that file (its digest is part of the claim's configuration, so a new
+measurement is a new trial rather than a stale one reused from the store), fits the exponents of the
 measured time in T and in B by log-log least squares with intervals from
 resampling the benchmark's rounds, and compares them with the exponents of the
 operation count the proof's parameters imply, ``T * m_proof(B, T)``, which is the
@@ -33,19 +34,45 @@ _ROOT = Path(__file__).resolve().parents[3]
 TOLERANCE = 0.1
 
 
+def benchmark_path(relative: str) -> Path:
+    """Where the benchmark file is: under the working directory, else in the source tree.
+
+    The working directory comes first because an installed package (as under ``nox``)
+    does not sit beside the repository that holds ``reports/``.
+    """
+    path = Path(relative)
+    if path.is_absolute():
+        return path
+    for base in (Path.cwd(), _ROOT):
+        if (base / path).exists():
+            return base / path
+    return Path.cwd() / path
+
+
+def benchmark_digest(relative: str) -> str:
+    """SHA-256 of the benchmark file, or ``"missing"``: the configuration's key to its content."""
+    path = benchmark_path(relative)
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else "missing"
+
+
 def runtime_trial(config, seed) -> dict:
     """The benchmark's raw round times per grid point (no randomness: the seed is unused)."""
-    path = _ROOT / config["benchmark_json"]
+    path = benchmark_path(config["benchmark_json"])
     if not path.exists():
         return {"missing": str(path)}
     raw = path.read_bytes()
+    digest = hashlib.sha256(raw).hexdigest()
+    if config.get("benchmark_sha256", digest) != digest:
+        # A trial must be a function of its configuration: a file rewritten after the
+        # catalog was loaded would be stored under the old file's key.
+        raise ValueError(f"benchmark_json {path} changed after the catalog was loaded; rerun")
     points = []
     for bench in json.loads(raw)["benchmarks"]:
         info = bench["extra_info"]
         if info.get("variant") == "algorithm1":
             points.append({"T": info["T"], "B": info["B"], "samples": info["samples"],
                            "times": [float(t) for t in bench["stats"]["data"]]})
-    return {"sha256": hashlib.sha256(raw).hexdigest(), "points": points,
+    return {"sha256": digest, "points": points,
             "machine": json.loads(raw).get("machine_info", {}).get("cpu", {}).get("brand_raw", "unknown"),
             "datetime": json.loads(raw).get("datetime", "")}
 
@@ -110,7 +137,7 @@ def runtime_decide(records, config, alpha) -> Verdict:
 
 
 _RUNTIME = r"\text{The run-time of the algorithm is } \tilde{O}(\rho B^4 T^2)"
-_CONFIG = {"n_trials": 1, "benchmark_json": BENCHMARK_JSON}
+_CONFIG = {"n_trials": 1, "benchmark_json": BENCHMARK_JSON, "benchmark_sha256": benchmark_digest(BENCHMARK_JSON)}
 
 register(Claim(
     id="iln.thm1.runtime",
