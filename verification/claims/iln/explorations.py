@@ -272,7 +272,7 @@ def ablation_decide(records, config, alpha) -> Verdict:
                "smallest_fraction_holding": smallest,
                "smallest_m_holding": {f: None if q is None else ablation_m(config["T"], q)
                                       for f, q in smallest.items()},
-               "regret_by_m": {k: {"mean": rows[k]["mean"], "interval": rows[k]["interval"],
+               "regret_by_m": {k: {"mean": rows[k]["mean"], "interval": rows[k]["interval"], "bound": bound,
                                    "holds": rows[k]["holds"], "violated": rows[k]["violated"],
                                    "shrinks": sum(r[k]["shrinks"] for r in records)} for k in rows},
                "families": {f: FAMILIES[f] for f in config["families"]},
