@@ -50,6 +50,14 @@ DESCRIPTIONS = {
     "stumps": "random decision stumps on inputs of size up to 2 with mixed-sign alpha",
     "relu": "ReLU neurons with w uniform on the sphere, inputs on and inside the unit sphere",
     "fourier": "random Fourier features (gamma = 1.3) on spread-out inputs",
+    "fourier_scale": "random Fourier features (gamma = 1) at one support point whose distance to x "
+                     "has gamma ||x - x_1||^2 = ln 4, where the kernel exp(-gamma d^2) / 2 = 1/8 is "
+                     "most sensitive to the scale of w: a sampler whose variance is off by a factor "
+                     "2 shifts E's mean by 1/8 of ||alpha||_1",
+    "end_coordinates": "random coordinates (D = 4) on 0.99 times the first and last unit vectors "
+                       "with alpha = (1, -1) and x = 0.99 (e_1 + e_4): the exact value is 0, and a "
+                       "coordinate draw that misses either end coordinate shifts E's mean by about "
+                       "1/6 of ||alpha||_1",
     "section6": "the ICML Section 6 data (clipped Gaussians, random coordinates) with the "
                 "coefficients of a sparse target: the benign case of the paper's experiment",
 }
@@ -81,6 +89,14 @@ def estimator_instance(name: str) -> EstimatorInstance:
         rng = np.random.default_rng(4)
         X = rng.standard_normal((4, 4))
         alpha, x = np.array([1.0, -1.0, 2.0, -0.5]), X[1] * 0.8
+    elif name == "fourier_scale":
+        family = RandomFourier(2, gamma=1.0)
+        alpha, X, x = np.array([1.0]), np.zeros((1, 2)), np.array([np.sqrt(np.log(4.0)), 0.0])
+    elif name == "end_coordinates":
+        family = RandomCoordinate(4)
+        # 0.99, not 1: random-coordinate features assume |x_d| < 1 so that |psi| < 1.
+        X = np.array([[0.99, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.99]])
+        alpha, x = np.array([1.0, -1.0]), np.array([0.99, 0.0, 0.0, 0.99])
     elif name == "section6":
         data = section6_data(20, 100, seed=6, n_support=4)
         family = RandomCoordinate(100)

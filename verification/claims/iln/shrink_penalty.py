@@ -612,9 +612,8 @@ def variance_decide(records, config, alpha) -> Verdict:
         # A squared error beyond the range means |E_t| > ||alpha^(t)||_1, which Algorithm 2
         # rules out; the exact interval's premise is gone, and the variable is decided as an
         # unbounded one (DESIGN.md, Statistics), by a bootstrap over the replays.
-        outside = int(np.sum(values > upper))
-        interval = (statistics.mean_interval(values, 0.0, upper, 1 - share) if not outside
-                    else statistics.bootstrap_interval(values, 1 - share, seed=len(rows)))
+        interval, outside = statistics.range_checked_mean_interval(values, 0.0, upper, 1 - share,
+                                                                   seed=len(rows))
         printed = float(theory.variance_bound(m, B, state.eta, state.t))
         mean = float(values.mean())
         # mean_interval holds Hoeffding's interval at half the level; detecting with it

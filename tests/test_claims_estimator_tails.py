@@ -1,0 +1,37 @@
+"""iln.alg2.unbiased decides from its records: unbiased, biased and out-of-range estimates."""
+
+import numpy as np
+import pytest
+
+from verification.claims.iln import estimator_tails
+from verification.statistics import range_checked_mean_interval
+
+
+def _records(values):
+    # The two-point instance: exact value 0, ||alpha||_1 = 1.
+    return [{"two_point/fast": float(v)} for v in values]
+
+
+@pytest.mark.parametrize(("p_plus", "expected"), [(0.5, "holds"), (0.7, "violated")])
+def test_two_point_estimates_unbiased_hold_and_biased_are_flagged(p_plus, expected):
+    rng = np.random.default_rng(3)
+    values = np.where(rng.random(4000) < p_plus, 0.998, -0.998)
+    assert estimator_tails.unbiased_decide(_records(values), {}, 1e-3).verdict == expected
+
+
+def test_estimates_outside_the_range_are_decided_not_raised():
+    # |E| > ||alpha||_1 is impossible for Algorithm 2 with |psi| <= 1 (a wrong family).
+    values = np.random.default_rng(4).normal(3.0, 0.5, 500)
+    verdict = estimator_tails.unbiased_decide(_records(values), {}, 1e-3)
+    assert verdict.verdict == "violated"
+    assert verdict.details["two_point/fast"]["estimates_outside_range"] > 0
+
+
+def test_range_checked_interval_is_the_exact_one_inside_the_range():
+    values = np.random.default_rng(5).uniform(-1, 1, 200)
+    interval, outside = range_checked_mean_interval(values, -1.0, 1.0, 0.99, seed=0)
+    assert outside == 0
+    assert interval.method.startswith("Hoeffding")
+    interval, outside = range_checked_mean_interval(np.r_[values, 1.5], -1.0, 1.0, 0.99, seed=0)
+    assert outside == 1
+    assert "bootstrap" in interval.method
