@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from iln.data import adversarial_label, alternating_labels, section6_data, two_point_inputs
-from iln.features import RandomCoordinate, RandomReLU
+from iln.features import RandomCoordinate, RandomReLU, RandomSign
 from iln.random_streams import child
 from iln.shrinking_gradient import ShrinkingGradientResult, shrinking_gradient
 
@@ -26,6 +26,11 @@ RUNS = {
     "two_point_relu": "ReLU features on two unit vectors 1e-3 apart with alternating labels: "
                       "contradictory labels on almost the same input, eta = 0.5",
     "section6_proof": "the ICML Section 6 data with the proof's eta and m (Theorem 1's setting)",
+    "tie": "sign features of scale 1/2 on one repeated input, labels +1, B = 1, eta = 64, m = 64 "
+           "(powers of two, so the arithmetic is exact): E_2 = 64 / 4 = 16 = 16B exactly, the "
+           "boundary of the test |E_t| < 16B, where Algorithm 1 must shrink",
+    "tie_B2": "the same with B = 2: E_2 = 16 = 8B, where Algorithm 1 must step, not shrink (a "
+              "threshold of 16 instead of 16B shrinks)",
 }
 
 
@@ -38,10 +43,13 @@ def _adversary(K):
     return label
 
 
-def algorithm1_run(name: str, T: int, m: int, seed: np.random.SeedSequence) -> ShrinkingGradientResult:
+def algorithm1_run(name: str, T: int, m: int, seed: np.random.SeedSequence,
+                   record_alpha: bool = False) -> ShrinkingGradientResult:
     """The run called ``name`` (see :data:`RUNS`) with T rounds and m samples per round.
 
-    ``section6_proof`` ignores ``m``: its point is the proof's own m (and eta).
+    ``section6_proof`` ignores ``m``: its point is the proof's own m (and eta); ``tie`` and
+    ``tie_B2`` use m = 64, a power of two that keeps their estimates exact.
+    ``record_alpha`` keeps every ``alpha^(t)`` (see :func:`iln.shrinking_gradient.shrinking_gradient`).
     """
     if name in ("ascent_adversary", "descent_adversary"):
         family = RandomCoordinate(4)
@@ -49,15 +57,22 @@ def algorithm1_run(name: str, T: int, m: int, seed: np.random.SeedSequence) -> S
         K = family.kernel(X)
         update = "printed" if name == "ascent_adversary" else "descent"
         return shrinking_gradient(X, _adversary(K), family, B=1.0, eta=1.0, m=m, seed=seed,
-                                  update=update, oracle=family.kernel)
+                                  update=update, oracle=family.kernel, record_alpha=record_alpha)
     if name == "two_point_relu":
         family = RandomReLU(3)
         X = two_point_inputs(T, 3, seed=child(seed, 0))
         return shrinking_gradient(X, alternating_labels(T), family, B=1.0, eta=0.5, m=m,
-                                  seed=child(seed, 1), oracle=family.kernel)
+                                  seed=child(seed, 1), oracle=family.kernel, record_alpha=record_alpha)
     if name == "section6_proof":
         data = section6_data(T, 2 * T, seed=child(seed, 0))
         family = RandomCoordinate(2 * T)
         return shrinking_gradient(data.X, data.y, family, B=1.0, seed=child(seed, 1),
-                                  oracle=family.kernel)
+                                  oracle=family.kernel, record_alpha=record_alpha)
+    if name in ("tie", "tie_B2"):
+        # psi = +-1/2, so every term of Algorithm 2 on the repeated input is +-1/4 and, with
+        # alpha_1 = eta = 64 after round 1, E_2 = 64 * 1/4 = 16 with no rounding.
+        family = RandomSign(2, scale=0.5)
+        X = np.tile([0.6, 0.8], (T, 1))
+        return shrinking_gradient(X, np.ones(T), family, B=1.0 if name == "tie" else 2.0, eta=64.0,
+                                  m=64, seed=seed, oracle=family.kernel, record_alpha=record_alpha)
     raise ValueError(f"unknown Algorithm 1 run {name!r}; known: {sorted(RUNS)}")
