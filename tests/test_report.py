@@ -205,12 +205,35 @@ def test_stale_plots_and_pages_are_removed_and_other_files_kept(store, tmp_path)
     assert (tmp_path / "benchmarks" / "keep.json").exists()
 
 
-def test_selftest_figures_go_into_the_summary(store, tmp_path):
-    (tmp_path / "selftest.json").write_text(json.dumps({"coverage": {"clopper_pearson": 0.951}}))
+def test_selftest_figures_go_into_the_report_and_the_summary(store, tmp_path):
+    doc = {"complete": False, "pending": ["seed:1"], "fingerprint": {"sha256": "ab" * 32},
+           "defects": [{"name": "alg2_drop_sign", "module": "iln/estimator.py", "description": "d",
+                        "breaks": "b", "check_added": "", "flagged_by": ["iln.alg2.unbiased"],
+                        "verdicts": {"iln.alg2.unbiased": "violated", "iln.lemma5.tail": "holds"}}],
+           "defects_planned": ["alg2_drop_sign"], "mutation_score": 1.0, "gaps": [],
+           "false_alarms": {"seeds": [0], "n_verdicts": 2, "differing": [], "rate": 0.0,
+                            "interval": [0.0, 0.8419], "level": 0.95,
+                            "per_seed": {"0": {"verdicts": {}, "elapsed_s": 3.0}}},
+           "faults": {"passed": True, "counts": {"passed": 1}, "elapsed_s": 2.0, "tests": [
+               {"id": "tests/test_faults.py::test_x", "what": "a full disk", "outcome": "passed",
+                "seconds": 1.5, "message": ""}]},
+           "bad_input": None,
+           "meta": {"claims": ["iln.alg2.unbiased", "iln.lemma5.tail"], "profile": "quick"}}
+    (tmp_path / "selftest.json").write_text(json.dumps(doc))
     write_report(store, tmp_path)
-    assert json.loads((tmp_path / "summary.json").read_text())["selftest"] == {
-        "coverage": {"clopper_pearson": 0.951}}
-    assert "clopper_pearson" in (tmp_path / "index.html").read_text()
+    assert json.loads((tmp_path / "summary.json").read_text())["selftest"] == doc
+    for page in ("index.html", "REPORT.md"):
+        body = (tmp_path / page).read_text()
+        assert "partial: 1 units pending" in body, page
+        assert "1.000 (1 of 1)" in body, page  # the mutation score
+        assert "defect-by-claim table" in body, page
+        assert "a full disk" in body, page
+    # The defect-by-claim table has a column for the claim that flags, none for the others.
+    md = (tmp_path / "REPORT.md").read_text()
+    assert "| defect | claims flagging | iln.alg2.unbiased |" in md
+    (tmp_path / "selftest.json").write_text(json.dumps({"coverage": 0.95}))
+    with pytest.raises(ReportError, match=r"selftest\.json: doc: selftest\.json lacks complete"):
+        write_report(store, tmp_path)
     (tmp_path / "selftest.json").write_text("{not json")
     with pytest.raises(ReportError, match=r"selftest\.json"):
         write_report(store, tmp_path)

@@ -22,6 +22,7 @@ from pathlib import Path
 from verification import catalog
 from verification.catalog import Claim, Erratum, Source
 from verification.report.plots import Plot, claim_plots, tightness_plot
+from verification.report.self_test import check_document
 from verification.report.statements import Segment, segments
 from verification.report.tables import Table, detail_tables, format_value, key_value_table
 from verification.runner import ClaimOutcome
@@ -250,9 +251,14 @@ def _selftest(store: Path, out: Path) -> dict | None:
     for path in (store.parent / SELFTEST_FILE, out / SELFTEST_FILE):
         if path.is_file():
             try:
-                return json.loads(path.read_text())
+                doc = json.loads(path.read_text())
             except (OSError, ValueError) as exc:
                 raise ReportError(f"{path} is not a readable JSON file ({exc})") from None
+            try:
+                check_document(doc)
+            except (TypeError, ValueError) as exc:
+                raise ReportError(f"{path}: {exc}") from None
+            return doc
     return None
 
 

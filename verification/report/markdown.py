@@ -22,10 +22,11 @@ from collections.abc import Sequence
 from verification import catalog
 from verification.report.context import NOT_RUN, ClaimView, ReportContext, plot_file
 from verification.report.plots import Plot
+from verification.report.self_test import SELFTEST_INTRO, selftest_tables
 from verification.report.statements import Segment, segments
-from verification.report.tables import Table, detail_tables, format_value
+from verification.report.tables import Table, format_value
 
-__all__ = ["anchor", "render_markdown", "text"]
+__all__ = ["anchor", "render_markdown", "selftest_section", "text"]
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|$#])")
 
@@ -155,11 +156,17 @@ def render_markdown(ctx: ReportContext) -> str:
     lines += _summary(ctx.explorations) if ctx.explorations else ["No exploration in the catalog yet.", ""]
     lines += ["## Reproducibility", ""]
     lines += _table(ctx.reproducibility) if ctx.reproducibility else ["The store records no run.", ""]
-    if isinstance(ctx.selftest, dict):
-        lines += ["## Self-test", ""]
-        for t in detail_tables(ctx.selftest, "self-test"):
-            lines += [f"#### {text(t.title)}", "", *_table(t)]
+    if ctx.selftest is not None:
+        lines += ["## Self-test", "", SELFTEST_INTRO, "", *selftest_section(ctx.selftest)]
     lines += ["## Claims, one by one", ""]
     for c in ctx.claims:
         lines += _claim(c)
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def selftest_section(doc: dict) -> list[str]:
+    """The self-test's tables (:func:`selftest_tables`) as Markdown lines."""
+    lines: list[str] = []
+    for t in selftest_tables(doc):
+        lines += [f"#### {text(t.title)}", "", *_table(t)]
+    return lines

@@ -17,8 +17,9 @@ from markupsafe import Markup
 from verification import catalog
 from verification.report.context import ReportContext, is_exploration
 from verification.report.mathml import to_mathml
+from verification.report.self_test import SELFTEST_INTRO, selftest_tables
 from verification.report.statements import Segment, segments
-from verification.report.tables import detail_tables, format_value
+from verification.report.tables import format_value
 
 __all__ = ["render_pages", "slug"]
 
@@ -62,9 +63,10 @@ def render_pages(ctx: ReportContext) -> dict[str, str]:
         ``claims/<claim id>.html``.
     """
     env = _environment()
-    selftest_tables = detail_tables(ctx.selftest, "self-test") if isinstance(ctx.selftest, dict) else []
+    selftest = selftest_tables(ctx.selftest) if ctx.selftest is not None else []
     pages = {"index.html": env.get_template("index.html").render(
-        ctx=ctx, papers=catalog.PAPERS, selftest_tables=selftest_tables)}
+        ctx=ctx, papers=catalog.PAPERS, selftest_tables=selftest,
+        selftest_intro=SELFTEST_INTRO)}
     template = env.get_template("claim.html")
     for c in ctx.claims:
         pages[c.page] = template.render(c=c, explore=is_exploration(c.id))

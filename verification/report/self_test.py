@@ -1,0 +1,167 @@
+"""The self-test's figures (``selftest.json``, issue #8) as tables for the HTML and Markdown writers.
+
+The document is the one :mod:`verification.selftest.campaign` writes: the four parts (planted
+defects, false alarms, faults, bad input), possibly partial.  Every figure is computed over
+the finished units only, and the first table says how many units are pending.
+
+Examples
+--------
+>>> doc = {"complete": True, "pending": [], "defects": [], "mutation_score": None, "gaps": [],
+...        "false_alarms": {"seeds": [0], "n_verdicts": 2, "differing": [], "rate": 0.0,
+...                         "interval": [0.0, 0.84], "level": 0.95}, "faults": None,
+...        "bad_input": None, "meta": {}}
+>>> [t.title for t in selftest_tables(doc)]
+['self-test summary']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from verification.report.tables import Table, format_value, key_value_table
+
+__all__ = ["SELFTEST_INTRO", "check_document", "selftest_tables"]
+
+#: what the section is, before its tables (both writers).
+SELFTEST_INTRO = (
+    "How well the harness catches a wrong implementation and how rarely it cries wolf "
+    "(python -m verification.selftest, nox -s selftest): each planted defect is a mistake a "
+    "reimplementation could plausibly contain, planted at run time without editing the source; "
+    "the quick profile runs against each, and a claim flags the defect when its verdict differs "
+    "from its expected verdict. The false alarms are the verdicts that differ on the unmodified "
+    "code over independent master seeds. The fault and bad-input parts are test suites run by "
+    "the self-test.")
+
+
+def _share(k: int, n: int) -> str:
+    return f"{k} of {n}"
+
+
+def _suite_line(part: Mapping | None) -> str:
+    if part is None:
+        return "not run"
+    counts = ", ".join(f"{n} {k}" for k, n in part["counts"].items())
+    verdict = "every test passed" if part["passed"] else "FAILED"
+    return f"{verdict} ({counts}; {part['elapsed_s']:.0f} s)"
+
+
+def _summary(doc: Mapping) -> Table:
+    fa = doc["false_alarms"]
+    meta = doc.get("meta", {})
+    done = len(doc["defects"])
+    planned = len(doc.get("defects_planned", [])) or done
+    score = doc["mutation_score"]
+    rows = {
+        "status": "complete" if doc["complete"] else
+        f"partial: {len(doc['pending'])} units pending ({', '.join(doc['pending'])}); every "
+        "figure below is over the finished units only",
+        "planted defects run": _share(done, planned),
+        "mutation score (defects flagged by at least one claim)":
+            "n/a" if score is None else f"{score:.3f} ({_share(done - len(doc['gaps']), done)})",
+        "gaps (defects no claim flags)": ", ".join(doc["gaps"]) or "none",
+        "false alarms: verdicts unlike the expected one on the unmodified code":
+            f"{_share(len(fa['differing']), fa['n_verdicts'])} ({len(fa['seeds'])} master seeds x "
+            f"{len(meta.get('claims', [])) or '?'} claims)",
+        f"false-alarm rate, {format_value(fa.get('level'))} Clopper-Pearson interval":
+            f"{format_value(fa['rate'])} {format_value(fa['interval'])}",
+    }
+    if "run_rate" in fa:
+        rows["runs with a differing verdict, interval"] = (
+            f"{_share(fa['runs_with_a_difference'], len(fa['seeds']))}, "
+            f"{format_value(fa['run_interval'])}")
+    rows["faults (one test per simulated fault)"] = _suite_line(doc.get("faults"))
+    rows["bad input (hypothesis fuzz of every public entry point and the CLI)"] = _suite_line(
+        doc.get("bad_input"))
+    for key, label in (("profile", "profile"), ("seed", "mutation seed")):
+        if key in meta:
+            rows[label] = meta[key]
+    if "fingerprint" in doc:
+        rows["code fingerprint (sha256)"] = doc["fingerprint"]["sha256"][:16]
+    for key in ("git_revision", "started", "command"):
+        if key in meta:
+            rows[key.replace("_", " ")] = meta[key]
+    return key_value_table("self-test summary", rows)
+
+
+def _defects(doc: Mapping) -> list[Table]:
+    entries = doc["defects"]
+    if not entries:
+        return []
+    listing = Table("planted defects", ("defect", "file", "mistake", "breaks", "flagged by",
+                                        "check added for it"),
+                    tuple((d["name"], d["module"], d["description"], d["breaks"],
+                           ", ".join(d["flagged_by"]) or "no claim (a gap)", d.get("check_added") or "")
+                          for d in entries))
+    # Only the claims that flag some defect get a column: the others would be empty.
+    claims = [c for c in doc.get("meta", {}).get("claims", [])
+              if any(c in d["flagged_by"] for d in entries)]
+    matrix = Table("defect-by-claim table (a cell is the verdict of a claim that flags the defect)",
+                   ("defect", "claims flagging", *claims),
+                   tuple((d["name"], str(len(d["flagged_by"])),
+                          *(d["verdicts"].get(c, "") if c in d["flagged_by"] else "" for c in claims))
+                         for d in entries))
+    return [listing, matrix]
+
+
+def _false_alarms(doc: Mapping) -> list[Table]:
+    fa = doc["false_alarms"]
+    per_seed = fa.get("per_seed", {})
+    if not per_seed:
+        return []
+    rows = []
+    for seed, entry in per_seed.items():
+        differing = [d for d in fa["differing"] if str(d["seed"]) == seed]
+        rows.append((seed, ", ".join(f"{d['claim']}: {d['verdict']} (expected {d['expected']})"
+                                     for d in differing) or "none",
+                     f"{entry.get('elapsed_s', 0.0):.0f}"))
+    return [Table("false alarms, seed by seed", ("master seed", "verdicts unlike the expected one",
+                                                 "time (s)"), tuple(rows))]
+
+
+def _suite(doc: Mapping, part: str, title: str) -> list[Table]:
+    entry = doc.get(part)
+    if not entry:
+        return []
+    first = ("fault", "test") if part == "faults" else ("test",)
+    rows = tuple(((t["what"], t["id"]) if part == "faults" else (t["id"],))
+                 + (t["outcome"], f"{t['seconds']:.1f}", t["message"]) for t in entry["tests"])
+    return [Table(title, (*first, "outcome", "time (s)", "message"), rows)]
+
+
+def check_document(doc) -> None:
+    """``TypeError``/``ValueError`` naming ``doc`` unless it has the schema's top-level entries."""
+    if not isinstance(doc, Mapping):
+        raise TypeError(f"doc must be a mapping, got {type(doc).__name__}")
+    missing = [k for k in ("complete", "pending", "defects", "mutation_score", "gaps", "false_alarms")
+               if k not in doc]
+    if missing:
+        raise ValueError(f"doc: selftest.json lacks {', '.join(missing)} (written by an older "
+                         "version? run python -m verification.selftest again)")
+
+
+def selftest_tables(doc: Mapping) -> list[Table]:
+    """The tables of the self-test section, in reading order.
+
+    Parameters
+    ----------
+    doc : mapping
+        A ``selftest.json`` document.
+
+    Returns
+    -------
+    list of Table
+        The summary (status, mutation score, false-alarm rate and interval, the suites), the
+        planted defects, the defect-by-claim table, the false alarms per seed, the faults and
+        the bad-input tests; a table with no rows is left out.
+
+    Raises
+    ------
+    TypeError
+        ``doc`` is not a mapping.
+    ValueError
+        ``doc`` lacks an entry of the schema.
+    """
+    check_document(doc)
+    return [_summary(doc), *_defects(doc), *_false_alarms(doc),
+            *_suite(doc, "faults", "faults (part 3)"),
+            *_suite(doc, "bad_input", "bad input (part 4)")]
