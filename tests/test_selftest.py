@@ -96,10 +96,15 @@ def test_selftest_json_schema(tmp_path, capsys):
     out = tmp_path / "selftest.json"
     status = selftest_cli.main(["--defects", DECISION_DEFECT, "--claims", DECISION_CLAIM,
                                 "--profile", "smoke", "--seeds", "2", "--jobs", "1", "--quiet",
+                                "--parts", "defects,false_alarms",
                                 "--workdir", str(tmp_path / "work"), "--out", str(out)])
     assert status == 0, capsys.readouterr()
     doc = json.loads(out.read_text())
-    assert set(doc) >= {"defects", "mutation_score", "false_alarms", "meta"}
+    assert set(doc) >= {"complete", "pending", "fingerprint", "defects", "mutation_score",
+                        "false_alarms", "faults", "bad_input", "meta"}
+    assert doc["complete"] is True
+    assert doc["pending"] == []
+    assert doc["faults"] is None  # not asked for
     (entry,) = doc["defects"]
     assert set(entry) >= {"name", "description", "breaks", "flagged_by", "verdicts"}
     assert entry["name"] == DECISION_DEFECT
@@ -116,7 +121,8 @@ def test_selftest_json_schema(tmp_path, capsys):
     assert doc["meta"]["control"]["verdicts"] == {DECISION_CLAIM: "holds_after_correction"}
     assert doc["meta"]["profile"] == "smoke"
     table = out.with_suffix(".md").read_text()
-    assert f"| `{DECISION_DEFECT}` | 1 |" in table
+    assert "| mutation score (defects flagged by at least one claim) | 1.000 (1 of 1) |" in table
+    assert "| theory\\_hoeffding\\_range | 1 | violated |" in table  # the defect-by-claim row
 
 
 @pytest.mark.parametrize(
@@ -128,6 +134,9 @@ def test_selftest_json_schema(tmp_path, capsys):
         (["--seeds", "-1"], ">= 0"),
         (["--jobs", "0"], ">= 1"),
         (["--out", "/no/such/dir/x.json"], "does not exist"),
+        (["--parts", "defects,nope"], "--parts"),
+        (["--budget-minutes", "-2"], ">= 0"),
+        (["--checkout", "/no/such/checkout"], "has no tests/"),
     ],
 )
 def test_selftest_usage_errors_exit_2_with_one_line(argv, message, capsys, tmp_path):

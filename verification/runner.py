@@ -34,7 +34,7 @@ from verification.catalog import Claim
 from verification.store import Store
 from verification.verdicts import Verdict
 
-__all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "ClaimOutcome", "RunResult", "run", "run_batch"]
+__all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "ClaimOutcome", "RunResult", "run", "run_batch", "trials_key"]
 
 #: the run's family-wise false-alarm budget (DESIGN.md: 1e-3 in CI).
 DEFAULT_ALPHA = 1e-3
@@ -77,6 +77,12 @@ class RunResult:
 
     def to_json(self) -> dict:
         return {"meta": self.meta, "claims": [o.to_json() for o in self.outcomes]}
+
+
+def trials_key(config: dict, defect: str | None = None) -> str:
+    """The configuration hash a claim's trials are stored under; a self-test run's trials
+    (``defect``) get their own, so they never mix with those of the unmodified code."""
+    return catalog.config_hash(config if defect is None else {**config, "defect": defect})
 
 
 def _claim_seed(seed: int, claim_id: str) -> np.random.SeedSequence:
@@ -265,8 +271,7 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
     claims = [everything[c] for c in claim_ids]
     # Evaluated before a defect is planted: the planned sample sizes are the unmodified ones.
     configs = {c.id: c.config(profile) for c in claims}
-    hashes = {c.id: catalog.config_hash(configs[c.id] if defect is None
-                                        else {**configs[c.id], "defect": defect}) for c in claims}
+    hashes = {c.id: trials_key(configs[c.id], defect) for c in claims}
 
     started = _dt.datetime.now(_dt.UTC)
     clock = time.perf_counter()

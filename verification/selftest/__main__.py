@@ -1,37 +1,41 @@
-"""``python -m verification.selftest``: the mutation and false-alarm campaigns, as JSON.
+"""``python -m verification.selftest``: the four parts of the self-test, as JSON.
 
-Writes ``selftest.json`` (``--out``) with the schema ::
+Runs, unit by unit (:mod:`verification.selftest.campaign`), the fault tests and the bad-input
+fuzz of the checkout, the quick profile with each planted defect (after a control run without
+one), and the quick profile over several master seeds of the unmodified code.  Writes
+``selftest.json`` (``--out``) after every unit, with the schema ::
 
-    {"defects": [{"name", "description", "breaks", "flagged_by": [claim ids],
+    {"complete": bool, "pending": [unit ids], "fingerprint": {...},
+     "defects": [{"name", "description", "breaks", "flagged_by": [claim ids],
                   "verdicts": {claim: verdict}, ...}],
      "mutation_score": float, "gaps": [defect names],
      "false_alarms": {"seeds": [...], "differing": [...], "rate": x, "interval": [lo, hi], ...},
+     "faults": {"passed", "counts", "tests": [...]}, "bad_input": {...},
      "meta": {...}}
 
-and the defect-by-claim table beside it (``selftest.md``).  Exit status 0 when every defect
-is flagged and no verdict differs on the unmodified code, 1 otherwise, 2 for a usage error
-(one line on stderr).
+and the defect-by-claim table beside it (``selftest.md``).  Started again with the same
+``--out``, it reuses the units stored there for the same code and runs the rest.  Exit status
+0 when the campaign is complete, every defect is flagged, no verdict differs on the unmodified
+code and both suites pass; 1 when one of these findings is not so; 3 when the time budget
+stopped it with units pending; 2 for a usage error (one line on stderr).
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
-import json
 import os
 import sys
-import time
 from pathlib import Path
 
-from verification import catalog, runner
+from verification import catalog
+from verification.report.markdown import selftest_section
+from verification.selftest import campaign
 from verification.selftest import defects as defect_catalog
-from verification.selftest.false_alarms import false_alarm_campaign
-from verification.selftest.mutation import mutation_campaign, table_markdown
 from verification.store import StoreError
 
 __all__ = ["main"]
 
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
 DEFAULT_WORKDIR = Path(".iln-verify") / "selftest"
 
 
@@ -60,7 +64,10 @@ def _names(text: str) -> list[str]:
 
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="python -m verification.selftest",
-                description="Verify the verifier: planted defects and false alarms (issue #8).")
+                description="Verify the verifier: faults, bad input, planted defects and false "
+                            "alarms (issue #8).")
+    p.add_argument("--parts", default=",".join(campaign.PARTS), metavar="PARTS",
+                   help=f"comma-separated parts to run (default: all of {', '.join(campaign.PARTS)})")
     p.add_argument("--defects", default="all", metavar="NAMES",
                    help="comma-separated defect names, 'all' (default) or 'none'")
     p.add_argument("--seeds", type=lambda t: _count(t, 0), default=20, metavar="N",
@@ -77,6 +84,12 @@ def _parser() -> argparse.ArgumentParser:
                    help="directory of the campaigns' stores (a rerun resumes from them)")
     p.add_argument("--out", type=Path, default=Path("selftest.json"),
                    help="the JSON document; the table goes beside it as .md")
+    p.add_argument("--checkout", type=Path, default=Path(),
+                   help="repository root whose tests/ the fault and bad-input parts run "
+                        "(default: the current directory)")
+    p.add_argument("--budget-minutes", type=lambda t: _count(t, 0), default=None, metavar="MIN",
+                   help="start no unit after this many minutes (exit 3 with units pending; "
+                        "a rerun with the same --out resumes)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     return p
 
@@ -101,6 +114,21 @@ def _say(quiet: bool, message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
 
+def _report_line(doc: dict) -> str:
+    score = doc["mutation_score"]
+    n_done = len(doc["defects"])
+    fa = doc["false_alarms"]
+    suites_text = "; ".join(
+        f"{part.replace('_', ' ')}: " + ("not run" if doc[part] is None else
+                                         ", ".join(f"{n} {k}" for k, n in doc[part]["counts"].items()))
+        for part in ("faults", "bad_input"))
+    return (f"mutation score {'n/a' if score is None else f'{score:.3f}'} ({n_done - len(doc['gaps'])} "
+            f"of {n_done} defects flagged); gaps: {', '.join(doc['gaps']) or 'none'}; differing "
+            f"verdicts on the unmodified code: {len(fa['differing'])} of {fa['n_verdicts']} "
+            f"({len(fa['seeds'])} seeds); {suites_text}; "
+            + ("complete" if doc["complete"] else f"{len(doc['pending'])} units pending"))
+
+
 def _run(args) -> int:
     planted = _selected_defects(args.defects)
     known = catalog.load()
@@ -108,47 +136,33 @@ def _run(args) -> int:
     unknown = [c for c in claims if c not in known]
     if unknown:
         raise UsageError(f"--claims: unknown claim id {unknown[0]!r} (iln-verify list shows the catalog)")
+    parts = _names(args.parts)
+    bad = [p for p in parts if p not in campaign.PARTS]
+    if bad or not parts:
+        raise UsageError(f"--parts: expected some of {', '.join(campaign.PARTS)}, got {args.parts!r}")
     if not args.out.parent.is_dir():
         raise UsageError(f"--out: directory {args.out.parent} does not exist")
-    jobs = args.jobs or os.cpu_count() or 1
-    args.workdir.mkdir(parents=True, exist_ok=True)
-    started = _dt.datetime.now(_dt.UTC)
-    clock = time.perf_counter()
-    common = {"profile": args.profile, "claims": claims, "jobs": jobs,
-              "scheduler": args.scheduler, "quiet": True}
-    _say(args.quiet, f"mutation campaign: {len(planted)} defects x {len(claims)} claims, "
-                     f"profile {args.profile}, seed {args.seed}")
-    campaign = mutation_campaign(planted, workdir=args.workdir, seed=args.seed, **common)
-    seeds = list(range(args.seeds))
-    _say(args.quiet, f"false-alarm campaign: {len(seeds)} seeds x {len(claims)} claims")
-    alarms = false_alarm_campaign(seeds, workdir=args.workdir, **common)
-    document = {
-        "defects": campaign.defects_json(),
-        "mutation_score": campaign.mutation_score if planted else None,
-        "gaps": campaign.gaps,
-        "false_alarms": alarms.to_json(),
-        "meta": {"profile": args.profile, "seed": args.seed, "claims": claims, "jobs": jobs,
-                 "scheduler": args.scheduler, "started": started.isoformat(timespec="seconds"),
-                 "elapsed_s": time.perf_counter() - clock,
-                 "mutation_elapsed_s": campaign.elapsed_s,
-                 "control": {"verdicts": campaign.control.verdicts,
-                             "differing": campaign.control.differing(),
-                             "errors": campaign.control.errors},
-                 "expected": {c: known[c].expected for c in claims},
-                 "flag_rule": "a claim flags a defect when its verdict differs from its expected "
-                              "verdict (a claim whose trials raise counts as 'error')",
-                 "versions": runner.versions(), "git_revision": runner.git_revision(),
-                 "command": " ".join(sys.argv)},
-    }
-    args.out.write_text(json.dumps(document, indent=2, allow_nan=False))
+    checkout = args.checkout.resolve()
+    if {"faults", "bad_input"} & set(parts) and not (checkout / "tests").is_dir():
+        raise UsageError(f"--checkout: {checkout} has no tests/ directory (the fault and bad-input "
+                         "parts run the checkout's tests; leave them out with --parts)")
+    plan = campaign.Plan(defects=planted, seeds=list(range(args.seeds)), mutation_seed=args.seed,
+                         profile=args.profile, claims=claims, parts=tuple(parts),
+                         jobs=args.jobs or os.cpu_count() or 1, scheduler=args.scheduler,
+                         workdir=args.workdir, checkout=checkout)
+    _say(args.quiet, f"self-test: {len(plan.unit_ids())} units ({', '.join(parts)}), "
+                     f"{len(claims)} claims, profile {args.profile}")
+    budget = None if args.budget_minutes is None else 60.0 * args.budget_minutes
+    doc = campaign.run_campaign(plan, args.out, budget_s=budget,
+                                say=lambda line: _say(args.quiet, line),
+                                command=["python -m verification.selftest", *sys.argv[1:]])
     table = args.out.with_suffix(".md")
-    table.write_text(table_markdown(campaign))
-    score = "n/a" if not planted else f"{campaign.mutation_score:.3f}"
-    fa = document["false_alarms"]
-    print(f"mutation score {score} ({len(planted) - len(campaign.gaps)} of {len(planted)} defects "
-          f"flagged); gaps: {', '.join(campaign.gaps) or 'none'}; differing verdicts on the "
-          f"unmodified code: {len(fa['differing'])} of {fa['n_verdicts']}; wrote {args.out} and {table}")
-    return EXIT_FINDINGS if campaign.gaps or fa["differing"] else EXIT_OK
+    table.write_text("\n".join(["# Self-test", "", *selftest_section(doc)]))
+    print(_report_line(doc) + f"; wrote {args.out} and {table}")
+    if not doc["complete"]:
+        return EXIT_INCOMPLETE
+    suites_fail = any(doc[p] is not None and not doc[p]["passed"] for p in ("faults", "bad_input"))
+    return EXIT_FINDINGS if doc["gaps"] or doc["false_alarms"]["differing"] or suites_fail else EXIT_OK
 
 
 def main(argv=None) -> int:

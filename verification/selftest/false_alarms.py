@@ -11,13 +11,14 @@ bounds for the claims whose expected verdict is ``holds``.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from verification import catalog, runner, statistics
+from verification import catalog, statistics
+from verification.selftest.mutation import run_defect
 
-__all__ = ["FalseAlarms", "false_alarm_campaign"]
+__all__ = ["FalseAlarms", "differing_verdicts", "false_alarm_campaign"]
 
 #: coverage of the reported intervals.
 LEVEL = 0.95
@@ -63,6 +64,14 @@ class FalseAlarms:
                 "run_interval": [run_ci.low, run_ci.high]}
 
 
+def differing_verdicts(per_seed: Mapping[int, Mapping[str, str]]) -> list[dict]:
+    """``{"seed", "claim", "verdict", "expected"}`` for each verdict unlike the expected one."""
+    claims = catalog.load()
+    return [{"seed": seed, "claim": c, "verdict": v, "expected": claims[c].expected}
+            for seed, verdicts in per_seed.items() for c, v in verdicts.items()
+            if v != claims[c].expected]
+
+
 def false_alarm_campaign(seeds: Sequence[int], *, workdir: str | Path, profile: str = "quick",
                          claims: Sequence[str] | None = None, jobs: int = 1,
                          scheduler: str | None = None, quiet: bool = True) -> FalseAlarms:
@@ -100,10 +109,10 @@ def false_alarm_campaign(seeds: Sequence[int], *, workdir: str | Path, profile: 
     everything = catalog.load()
     claims = list(everything) if not claims else list(dict.fromkeys(claims))
     start = time.perf_counter()
-    differing = []
-    for seed in seeds:
-        result = runner.run(claims, profile=profile, seed=seed, jobs=jobs, scheduler=scheduler,
-                            store=workdir / f"seed-{seed}.sqlite", quiet=quiet)
-        differing += [{"seed": seed, "claim": o.claim.id, "verdict": o.verdict.verdict,
-                       "expected": o.claim.expected} for o in result.outcomes if not o.matches]
-    return FalseAlarms(seeds, claims, differing, profile, time.perf_counter() - start)
+    # A claim that raises on the unmodified code is a differing verdict ('error'), not a crash.
+    per_seed = {seed: run_defect(None, claims, profile=profile, seed=seed, jobs=jobs,
+                                 scheduler=scheduler, store=workdir / f"seed-{seed}.sqlite",
+                                 quiet=quiet).verdicts
+                for seed in seeds}
+    return FalseAlarms(seeds, claims, differing_verdicts(per_seed), profile,
+                       time.perf_counter() - start)

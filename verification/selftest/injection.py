@@ -37,7 +37,9 @@ __all__ = [
     "apply_all",
     "clear_claim_caches",
     "edits_applied",
+    "python_function",
     "resolve",
+    "swap_code",
 ]
 
 #: compiled as the library is (its modules use postponed annotations).
@@ -99,27 +101,40 @@ class CodeEdit:
 
     def apply(self) -> Callable[[], None]:
         """Swap the edited code in; returns the function that swaps the original back."""
-        func = resolve(self.module, self.qualname)
-        if not isinstance(func, types.FunctionType):
-            raise TypeError(f"edit of {self.where}: not a Python function ({type(func).__name__})")
-        original = func.__code__
+        func = python_function(self.module, self.qualname)
         source = textwrap.dedent(inspect.getsource(func))
-        edited = _replace_once(source, self.old, self.new, self.where)
-        # Padding keeps the line numbers of tracebacks those of the file.
-        padded = "\n" * (original.co_firstlineno - 1) + edited
-        code = compile(padded, inspect.getsourcefile(func) or "<edit>", "exec", flags=_FLAGS,
-                       dont_inherit=True)
-        namespace: dict = {}
-        exec(code, func.__globals__, namespace)
-        replacement = namespace[func.__name__]
-        if replacement.__code__.co_freevars != original.co_freevars:
-            raise ValueError(f"edit of {self.where}: the edit changes the function's closure")
-        func.__code__ = replacement.__code__
+        return swap_code(func, _replace_once(source, self.old, self.new, self.where), self.where)
 
-        def undo() -> None:
-            func.__code__ = original
 
-        return undo
+def python_function(module: str, qualname: str) -> types.FunctionType:
+    """The pure-Python function ``module.qualname``; ``TypeError`` for anything else."""
+    func = resolve(module, qualname)
+    if not isinstance(func, types.FunctionType):
+        raise TypeError(f"edit of {module}.{qualname}: not a Python function ({type(func).__name__})")
+    return func
+
+
+def swap_code(func: types.FunctionType, source: str, where: str) -> Callable[[], None]:
+    """Compile ``source`` (the dedented definition of ``func``, edited) into ``func.__code__``.
+
+    Returns the function that swaps the original code back.
+    """
+    original = func.__code__
+    # Padding keeps the line numbers of tracebacks those of the file.
+    padded = "\n" * (original.co_firstlineno - 1) + source
+    code = compile(padded, inspect.getsourcefile(func) or "<edit>", "exec", flags=_FLAGS,
+                   dont_inherit=True)
+    namespace: dict = {}
+    exec(code, func.__globals__, namespace)
+    replacement = namespace[func.__name__]
+    if replacement.__code__.co_freevars != original.co_freevars:
+        raise ValueError(f"edit of {where}: the edit changes the function's closure")
+    func.__code__ = replacement.__code__
+
+    def undo() -> None:
+        func.__code__ = original
+
+    return undo
 
 
 @dataclass(frozen=True)

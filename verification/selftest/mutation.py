@@ -10,6 +10,10 @@ never dropped.  The mutation score is the share of defects flagged.
 A control run with the same seed and profile and no defect comes first: a claim that already
 differs there flags nothing by itself, and each defect also lists the claims whose verdict
 differs from both the expected one and the control's.
+
+With the reach of the control run (:mod:`verification.selftest.reach`), a defect's run runs
+only the trials of the claims that reach the code it edits; the others' trials are the
+control's, copied into the defect's store, and every claim is decided with the defect planted.
 """
 
 from __future__ import annotations
@@ -20,9 +24,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from verification import catalog, runner
+from verification.selftest import defects as defects_catalog
 from verification.selftest.defects import Defect
+from verification.selftest.reach import Reach
 
-__all__ = ["ERROR", "DefectOutcome", "MutationCampaign", "mutation_campaign", "table_markdown"]
+__all__ = ["ERROR", "DefectOutcome", "MutationCampaign", "copy_control_trials", "mutation_campaign",
+           "run_defect"]
 
 #: the verdict recorded for a claim whose trials or decision raised.
 ERROR = "error"
@@ -42,12 +49,15 @@ class DefectOutcome:
         Claim id to the one-line error of a claim that raised.
     elapsed_s : float
         Wall-clock seconds of the defect's runs.
+    copied : list of str
+        Claims whose trials were copied from the control (they never reach the defect).
     """
 
     name: str
     verdicts: dict[str, str]
     errors: dict[str, str] = field(default_factory=dict)
     elapsed_s: float = 0.0
+    copied: list[str] = field(default_factory=list)
 
     def differing(self) -> list[str]:
         """Claims whose verdict differs from the expected one."""
@@ -108,14 +118,55 @@ class MutationCampaign:
                 "verdicts": outcome.verdicts,
                 "errors": outcome.errors,
                 "elapsed_s": outcome.elapsed_s,
+                "trials_run_for": [c for c in self.claims if c not in outcome.copied],
+                "trials_copied_from_control": outcome.copied,
             })
         return out
 
 
-def _run_defect(name: str | None, claims: Sequence[str], *, profile: str, seed: int, jobs: int,
-                scheduler: str | None, store: Path, quiet: bool) -> DefectOutcome:
+def copy_control_trials(claims: Sequence[str], defect: str, *, profile: str, seed: int,
+                        control: Path, store: Path) -> None:
+    """Store the control run's trials of ``claims`` as the trials of ``defect``'s run.
+
+    Parameters
+    ----------
+    claims : sequence of str
+        Claims whose trials never reach the defect (:meth:`Reach.claims_reached`).
+    defect : str
+    profile : str
+    seed : int
+    control : path
+        The store holding every trial of the control run (unmodified code, the same seed).
+    store : path
+        The defect's store.
+    """
+    from verification.store import Store
+
+    configs = {c: catalog.get(c).config(profile) for c in claims}
+    with Store(control) as source, Store(store) as target:
+        for c in claims:
+            rows = source.existing_trials(seed, profile, c, runner.trials_key(configs[c]))
+            if sorted(rows) != list(range(configs[c]["n_trials"])):
+                raise ValueError(f"control: {control} lacks trials of {c} (run the control first)")
+            target.add_trials(seed, profile, c, runner.trials_key(configs[c], defect),
+                              [(i, r.record, r.elapsed_s) for i, r in sorted(rows.items())])
+
+
+def run_defect(name: str | None, claims: Sequence[str], *, profile: str, seed: int, jobs: int,
+               scheduler: str | None, store: Path, quiet: bool, reach: Reach | None = None,
+               control: Path | None = None) -> DefectOutcome:
     """One defect (None: the control) over ``claims``; a raising run is retried claim by claim
-    so that the claim that raised is the one recorded."""
+    so that the claim that raised is the one recorded.
+
+    With ``reach`` and ``control`` (the reach run's store), the trials of the claims that do
+    not reach the defect are copied from the control instead of run again.
+    """
+    copied: list[str] = []
+    if name is not None and reach is not None and control is not None:
+        reached = set(reach.claims_reached(defects_catalog.get(name)))
+        copied = [c for c in claims if c not in reached]
+        Path(store).parent.mkdir(parents=True, exist_ok=True)
+        copy_control_trials(copied, name, profile=profile, seed=seed, control=control, store=store)
     start = time.perf_counter()
     kwargs = {"profile": profile, "seed": seed, "jobs": jobs, "scheduler": scheduler,
               "store": store, "quiet": quiet, "defect": name}
@@ -134,7 +185,7 @@ def _run_defect(name: str | None, claims: Sequence[str], *, profile: str, seed: 
             except Exception as error:
                 verdicts[claim_id] = ERROR
                 errors[claim_id] = f"{type(error).__name__}: {' '.join(str(error).split())}"[:500]
-    return DefectOutcome(name or "control", verdicts, errors, time.perf_counter() - start)
+    return DefectOutcome(name or "control", verdicts, errors, time.perf_counter() - start, copied)
 
 
 def mutation_campaign(defects: Sequence[Defect], *, workdir: str | Path, profile: str = "quick",
@@ -181,25 +232,8 @@ def mutation_campaign(defects: Sequence[Defect], *, workdir: str | Path, profile
     start = time.perf_counter()
     common = {"profile": profile, "seed": seed, "jobs": jobs, "scheduler": scheduler, "quiet": quiet}
     # The control is the false-alarm campaign's run of the same seed: one store serves both.
-    control = _run_defect(None, claims, store=workdir / f"seed-{seed}.sqlite", **common)
-    outcomes = [_run_defect(d.name, claims, store=workdir / f"{d.name}.sqlite", **common)
+    control = run_defect(None, claims, store=workdir / f"seed-{seed}.sqlite", **common)
+    outcomes = [run_defect(d.name, claims, store=workdir / f"{d.name}.sqlite", **common)
                 for d in defects]
     return MutationCampaign(list(defects), outcomes, control, claims, profile, seed,
                             time.perf_counter() - start)
-
-
-def table_markdown(campaign: MutationCampaign) -> str:
-    """The defect-by-claim table: a cell names the verdict of a claim that flags the defect."""
-    claims = campaign.claims
-    lines = ["| defect | flagged by | " + " | ".join(f"`{c}`" for c in claims) + " |",
-             "|---|--:|" + "---|" * len(claims)]
-    for outcome in campaign.outcomes:
-        flagged = set(outcome.differing())
-        cells = [outcome.verdicts[c] if c in flagged else "" for c in claims]
-        lines.append(f"| `{outcome.name}` | {len(flagged)} | " + " | ".join(cells) + " |")
-    score = campaign.mutation_score
-    gaps = ", ".join(f"`{g}`" for g in campaign.gaps) or "none"
-    lines += ["", f"Mutation score: {score:.3f} ({len(campaign.outcomes) - len(campaign.gaps)} of "
-              f"{len(campaign.outcomes)} defects flagged; profile {campaign.profile}, seed "
-              f"{campaign.seed}). Gaps (flagged by no claim): {gaps}."]
-    return "\n".join(lines) + "\n"

@@ -1,0 +1,241 @@
+"""The self-test campaign (issue #8): units reused only for the same code, a time budget, the
+document written after every unit, and the fault and bad-input suites recorded test by test."""
+
+import json
+import textwrap
+
+import numpy as np
+import pytest
+
+from verification import catalog, runner
+from verification.selftest import campaign, defects, reach, suites
+from verification.selftest import fingerprint as fp
+from verification.selftest.mutation import DefectOutcome
+
+CLAIM = "iln.lemma4.hoeffding"
+DEFECT = "theory_hoeffding_range"
+
+
+def _plan(tmp_path, **kw):
+    base = {"defects": [defects.get(DEFECT)], "seeds": [0, 1], "mutation_seed": 0, "profile": "smoke",
+            "claims": [CLAIM], "parts": ("defects", "false_alarms"), "workdir": tmp_path / "w"}
+    return campaign.Plan(**{**base, **kw})
+
+
+@pytest.fixture
+def fake_runs(monkeypatch):
+    """Replace the runs by a record of the units asked for: the verdicts are the expected ones,
+    except under the defect."""
+    calls = []
+
+    def run_defect(name, claims, *, seed, store, **kw):
+        calls.append((name, seed))
+        verdict = "violated" if name else "holds_after_correction"
+        return DefectOutcome(name or "control", dict.fromkeys(claims, verdict), {}, 0.5)
+
+    monkeypatch.setattr(campaign, "run_defect", run_defect)
+
+    def reach_run(defects, claims, *, profile, seed, store):
+        calls.append((None, seed))
+        return reach.Reach({c: [] for c in claims}, dict.fromkeys(claims, "holds_after_correction"))
+
+    monkeypatch.setattr(campaign.reach, "reach_run", reach_run)
+    monkeypatch.setattr(campaign, "_control_trials", lambda plan, control, common: (None, None))
+    return calls
+
+
+def test_units_in_order_control_first_and_the_mutation_seed_run_once(tmp_path):
+    plan = _plan(tmp_path, parts=campaign.PARTS, seeds=[0, 1, 2])
+    assert plan.unit_ids() == ["suite:faults", "suite:bad_input", "seed:0", f"defect:{DEFECT}",
+                               "seed:1", "seed:2"]
+    assert _plan(tmp_path, parts=("false_alarms",)).unit_ids() == ["seed:0", "seed:1"]
+
+
+def test_rerun_reuses_every_unit_of_the_same_code(tmp_path, fake_runs):
+    out = tmp_path / "selftest.json"
+    first = campaign.run_campaign(_plan(tmp_path), out)
+    assert fake_runs == [(None, 0), (DEFECT, 0), (None, 1)]
+    assert first["complete"]
+    assert first["gaps"] == []
+    assert first["mutation_score"] == 1.0
+    again = campaign.run_campaign(_plan(tmp_path), out)
+    assert len(fake_runs) == 3  # nothing ran again
+    assert again["defects"] == first["defects"]
+    assert again["false_alarms"] == first["false_alarms"]
+
+
+@pytest.mark.parametrize("change", ["code", "profile", "claims", "mutation_seed"])
+def test_units_of_other_code_or_settings_run_again(tmp_path, fake_runs, monkeypatch, change):
+    out = tmp_path / "selftest.json"
+    campaign.run_campaign(_plan(tmp_path), out)
+    kw = {}
+    if change == "code":
+        real = fp.code_fingerprint
+        monkeypatch.setattr(campaign, "code_fingerprint",
+                            lambda **k: {**real(**k), "sha256": "0" * 64})
+    elif change == "profile":
+        kw["profile"] = "quick"
+    elif change == "claims":
+        kw["claims"] = [CLAIM, "iln.lemma5.tail"]
+    else:
+        kw["mutation_seed"] = 1
+    fake_runs.clear()
+    campaign.run_campaign(_plan(tmp_path, **kw), out)
+    if change == "mutation_seed":  # the seeds' runs still hold; the defect's does not
+        assert fake_runs == [(DEFECT, 1)]
+    else:
+        assert sorted(fake_runs, key=str) == sorted([(None, 0), (DEFECT, 0), (None, 1)], key=str)
+
+
+def test_time_budget_leaves_units_pending_and_a_rerun_finishes_them(tmp_path, fake_runs):
+    out = tmp_path / "selftest.json"
+    partial = campaign.run_campaign(_plan(tmp_path), out, budget_s=0.0)
+    assert fake_runs == []
+    assert partial["complete"] is False
+    assert partial["pending"] == ["seed:0", f"defect:{DEFECT}", "seed:1"]
+    assert partial["mutation_score"] is None
+    assert partial["false_alarms"]["n_verdicts"] == 0
+    done = campaign.run_campaign(_plan(tmp_path), out)
+    assert done["complete"]
+    assert done["pending"] == []
+
+
+def test_a_campaign_killed_in_a_unit_keeps_the_units_before_it(tmp_path, fake_runs, monkeypatch):
+    out = tmp_path / "selftest.json"
+    real = campaign.run_defect
+
+    def dies_on_the_defect(name, *a, **k):
+        if name == DEFECT:
+            raise KeyboardInterrupt
+        return real(name, *a, **k)
+
+    monkeypatch.setattr(campaign, "run_defect", dies_on_the_defect)
+    with pytest.raises(KeyboardInterrupt):
+        campaign.run_campaign(_plan(tmp_path), out)
+    doc = json.loads(out.read_text())
+    assert doc["pending"] == [f"defect:{DEFECT}", "seed:1"]
+    assert list(doc["false_alarms"]["per_seed"]) == ["0"]
+    assert doc["meta"]["control"]["verdicts"] == {CLAIM: "holds_after_correction"}
+    assert not out.with_name(out.name + ".tmp").exists()
+
+
+def test_a_differing_verdict_on_the_unmodified_code_is_counted_with_its_seed(tmp_path, fake_runs,
+                                                                            monkeypatch):
+    def run_defect(name, claims, *, seed, **kw):
+        verdict = "violated" if (name or seed == 1) else "holds_after_correction"
+        return DefectOutcome(name or "control", dict.fromkeys(claims, verdict), {}, 0.0)
+
+    monkeypatch.setattr(campaign, "run_defect", run_defect)
+    doc = campaign.run_campaign(_plan(tmp_path), tmp_path / "s.json")
+    fa = doc["false_alarms"]
+    assert fa["differing"] == [{"seed": 1, "claim": CLAIM, "verdict": "violated",
+                                "expected": "holds_after_correction"}]
+    assert fa["rate"] == 0.5
+    assert doc["defects"][0]["flagged_by"] == [CLAIM]  # seed 0, the control, agrees with expected
+
+
+def test_reach_prunes_only_trials_that_cannot_change(tmp_path):
+    """The pruned defect runs give the verdicts and records of the full ones (smoke profile)."""
+    claims = ["iln.alg2.unbiased", CLAIM]
+    planted = [defects.get("alg2_drop_sign"), defects.get(DEFECT), defects.get("dsgd_constant_step")]
+    found = reach.reach_run(planted, claims, profile="smoke", seed=0, store=tmp_path / "control.sqlite")
+    assert found.verdicts == {"iln.alg2.unbiased": "holds", CLAIM: "holds_after_correction"}
+    assert "iln.estimator._fast" in found.hits["iln.alg2.unbiased"]
+    # The Hoeffding defect sits in the decision only, DSGD in no code these claims run.
+    assert found.claims_reached(defects.get(DEFECT)) == []
+    assert found.claims_reached(defects.get("dsgd_constant_step")) == []
+    assert "iln.alg2.unbiased" in found.claims_reached(defects.get("alg2_drop_sign"))
+    with pytest.raises(ValueError, match="exists"):  # its trials must all run under the recorders
+        reach.reach_run(planted, claims, profile="smoke", seed=0, store=tmp_path / "control.sqlite")
+    common = {"profile": "smoke", "seed": 0, "jobs": 1, "scheduler": None, "quiet": True}
+    for d in planted:
+        full = campaign.run_defect(d.name, claims, store=tmp_path / f"full-{d.name}.sqlite", **common)
+        pruned = campaign.run_defect(d.name, claims, store=tmp_path / f"pruned-{d.name}.sqlite",
+                                     reach=found, control=tmp_path / "control.sqlite", **common)
+        assert pruned.verdicts == full.verdicts, d.name
+        assert sorted(pruned.copied) == sorted(set(claims) - set(found.claims_reached(d)))
+        from verification.store import Store
+
+        for c in claims:
+            key = runner.trials_key(catalog.get(c).config("smoke"), d.name)
+            with Store(tmp_path / f"full-{d.name}.sqlite") as a, \
+                    Store(tmp_path / f"pruned-{d.name}.sqlite") as b:
+                left = {i: r.record for i, r in a.existing_trials(0, "smoke", c, key).items()}
+                right = {i: r.record for i, r in b.existing_trials(0, "smoke", c, key).items()}
+            assert left == right, (d.name, c)
+    # The recorders are gone: the library is as it was.
+    assert set() == reach._HITS
+
+
+def test_recorders_leave_no_trace(one_numba_thread):
+    d = defects.get("alg1_no_shrink")
+    before = d.probe()
+    with reach.recorders_planted([d, defects.get("numba_fourier_variance")]):
+        assert np.array_equal(d.probe(), before)  # a recorder notes, it changes nothing
+        assert "iln.shrinking_gradient.shrinking_gradient" in reach._HITS
+    reach._HITS.clear()
+    d.probe()
+    assert set() == reach._HITS
+
+
+def test_fingerprint_follows_the_library_not_the_report(tmp_path):
+    root = tmp_path / "copy"
+    for name, path in fp.source_files():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(path.read_bytes())
+    (root / "verification" / "report").mkdir(parents=True)
+    before = fp.code_fingerprint(root)
+    assert before["sha256"] == fp.code_fingerprint()["sha256"]
+    (root / "verification" / "report" / "pages.py").write_text("# the report changes no verdict\n")
+    assert fp.code_fingerprint(root)["sha256"] == before["sha256"]
+    with open(root / "iln" / "theory.py", "a") as f:
+        f.write("\n# a change of the library\n")
+    assert fp.code_fingerprint(root)["sha256"] != before["sha256"]
+
+
+def test_every_fault_test_exists():
+    for node in suites.FAULTS:
+        path, name = node.split("::")
+        assert f"def {name}(" in (fp._PACKAGE_ROOT / path).read_text(), node
+
+
+def test_suite_records_each_test_with_its_outcome(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_demo.py").write_text(textwrap.dedent("""
+        import pytest
+
+        def test_good():
+            pass
+
+        @pytest.mark.parametrize("x", [1, 2])
+        def test_param(x):
+            assert x == 1, "two is not one"
+
+        @pytest.mark.xfail(strict=True, reason="known")
+        def test_known():
+            assert False
+    """))
+    outcome = suites.run_suite("faults", tmp_path, tests=["tests/test_demo.py"])
+    by_id = {t["id"]: t for t in outcome.tests}
+    assert by_id["tests/test_demo.py::test_good"]["outcome"] == "passed"
+    assert by_id["tests/test_demo.py::test_param[1]"]["outcome"] == "passed"
+    assert by_id["tests/test_demo.py::test_param[2]"]["outcome"] == "failed"
+    assert "two is not one" in by_id["tests/test_demo.py::test_param[2]"]["message"]
+    assert by_id["tests/test_demo.py::test_known"]["outcome"] == "xfailed"
+    assert outcome.counts == {"passed": 2, "failed": 1, "xfailed": 1}
+    assert outcome.passed is False
+    assert outcome.to_json()["returncode"] == 1
+
+
+def test_suite_that_cannot_start_is_an_error_not_a_pass(tmp_path):
+    (tmp_path / "tests").mkdir()
+    outcome = suites.run_suite("bad_input", tmp_path, tests=["tests/test_missing.py"])
+    assert outcome.passed is False
+    assert [t["outcome"] for t in outcome.tests] == ["error"]
+
+
+def test_suite_arguments_are_checked(tmp_path):
+    with pytest.raises(ValueError, match="part must be one of"):
+        suites.run_suite("nope", tmp_path)
+    with pytest.raises(ValueError, match=r"checkout: .* has no tests/"):
+        suites.run_suite("faults", tmp_path)

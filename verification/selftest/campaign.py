@@ -1,0 +1,285 @@
+"""The self-test campaign, unit by unit, resumable across sessions and machines.
+
+The four parts of the self-test (issue #8) are split into *units*: a test suite (the faults,
+the bad-input fuzz), one master seed of the unmodified code (the false alarms; the mutation
+seed's run is also the mutation campaign's control), one planted defect.  A unit's result goes
+into ``selftest.json`` as soon as it is known (written whole, then renamed, so a killed
+campaign leaves the last complete document).  Started again with the same ``out``, the
+campaign reuses every stored unit whose code fingerprint
+(:mod:`verification.selftest.fingerprint`), profile, claims and seed are those of the new
+invocation, and runs the others.  Within a unit the runner's store resumes trial by trial.
+
+A time budget stops the campaign between units: the document then says ``"complete": false``
+and lists the pending units, and every figure in it is computed over the finished units only
+(the report says so).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from verification import catalog, runner
+from verification.selftest import reach, suites
+from verification.selftest.defects import Defect
+from verification.selftest.false_alarms import FalseAlarms, differing_verdicts
+from verification.selftest.fingerprint import code_fingerprint
+from verification.selftest.mutation import DefectOutcome, MutationCampaign, run_defect
+
+__all__ = ["PARTS", "Plan", "load_previous", "run_campaign"]
+
+#: the parts of the self-test, in the order their units run.
+PARTS = ("faults", "bad_input", "defects", "false_alarms")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a campaign runs.
+
+    Attributes
+    ----------
+    defects : list of Defect
+    seeds : list of int
+        Master seeds of the false-alarm part.
+    mutation_seed : int
+        Master seed of every defect's run and of the control.
+    profile : str
+    claims : list of str
+    parts : tuple of str
+        A subset of :data:`PARTS`.
+    jobs : int
+    scheduler : str or None
+    workdir : Path
+        The runs' stores.
+    checkout : Path or None
+        The repository root whose ``tests/`` the suites run (needed for the suites only).
+    """
+
+    defects: list[Defect]
+    seeds: list[int]
+    mutation_seed: int
+    profile: str
+    claims: list[str]
+    parts: tuple[str, ...] = PARTS
+    jobs: int = 1
+    scheduler: str | None = None
+    workdir: Path = Path(".iln-verify") / "selftest"
+    checkout: Path | None = None
+
+    @property
+    def runs_defects(self) -> bool:
+        return "defects" in self.parts and bool(self.defects)
+
+    def unit_ids(self) -> list[str]:
+        """Every unit, in the order they run: suites, the control, defects, other seeds."""
+        units = [f"suite:{p}" for p in ("faults", "bad_input") if p in self.parts]
+        seeds = self.seeds if "false_alarms" in self.parts else []
+        if self.runs_defects:
+            units.append(f"seed:{self.mutation_seed}")
+            units += [f"defect:{d.name}" for d in self.defects]
+        units += [f"seed:{s}" for s in seeds if not (self.runs_defects and s == self.mutation_seed)]
+        return units
+
+
+@dataclass
+class _State:
+    """The finished units of a campaign."""
+
+    seeds: dict[int, dict] = field(default_factory=dict)  # seed -> {"verdicts", "elapsed_s"}
+    defects: dict[str, DefectOutcome] = field(default_factory=dict)
+    suites: dict[str, dict] = field(default_factory=dict)  # part -> SuiteOutcome.to_json()
+
+
+def load_previous(out: Path) -> dict | None:
+    """The document an earlier campaign wrote to ``out``, or None if there is none or it is
+    unreadable (an unreadable document is not reused, and is overwritten)."""
+    try:
+        doc = json.loads(Path(out).read_text())
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def _reusable(previous: dict | None, plan: Plan, fingerprint: dict, suite_fp: dict | None) -> _State:
+    state = _State()
+    if not previous:
+        return state
+    meta = previous.get("meta", {})
+    same_run = (previous.get("fingerprint", {}).get("sha256") == fingerprint["sha256"]
+                and meta.get("profile") == plan.profile and meta.get("claims") == plan.claims)
+    if same_run:
+        for seed, entry in previous.get("false_alarms", {}).get("per_seed", {}).items():
+            state.seeds[int(seed)] = entry
+        if meta.get("seed") == plan.mutation_seed:
+            for d in previous.get("defects", []):
+                state.defects[d["name"]] = DefectOutcome(d["name"], d["verdicts"], d.get("errors", {}),
+                                                         d.get("elapsed_s", 0.0))
+    for part in ("faults", "bad_input"):
+        entry = previous.get(part)
+        if (suite_fp is not None and isinstance(entry, dict)
+                and entry.get("fingerprint") == suite_fp["sha256"]):
+            state.suites[part] = entry
+    return state
+
+
+def _write(out: Path, doc: dict) -> None:
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(json.dumps(doc, indent=2, allow_nan=False))
+    os.replace(tmp, out)
+
+
+def _document(plan: Plan, state: _State, fingerprint: dict, pending: list[str], meta: dict) -> dict:
+    known = catalog.load()
+    done = [d for d in plan.defects if d.name in state.defects]
+    control = state.seeds.get(plan.mutation_seed)
+    campaign = MutationCampaign(done, [state.defects[d.name] for d in done],
+                                DefectOutcome("control", control["verdicts"] if control else {}),
+                                plan.claims, plan.profile, plan.mutation_seed, 0.0)
+    planned = plan.seeds if "false_alarms" in plan.parts else []
+    finished = [s for s in planned if s in state.seeds]
+    per_seed = {s: state.seeds[s]["verdicts"] for s in finished}
+    alarms = FalseAlarms(finished, plan.claims, differing_verdicts(per_seed), plan.profile,
+                         sum(state.seeds[s]["elapsed_s"] for s in finished))
+    doc = {
+        "complete": not pending,
+        "pending": pending,
+        "fingerprint": fingerprint,
+        "defects": campaign.defects_json(),
+        "defects_planned": [d.name for d in plan.defects] if "defects" in plan.parts else [],
+        "mutation_score": campaign.mutation_score if done else None,
+        "gaps": campaign.gaps,
+        "false_alarms": {**alarms.to_json(), "seeds_planned": planned,
+                         "per_seed": {str(s): state.seeds[s] for s in finished}},
+        "faults": state.suites.get("faults"),
+        "bad_input": state.suites.get("bad_input"),
+        "meta": {**meta, "profile": plan.profile, "seed": plan.mutation_seed, "claims": plan.claims,
+                 "jobs": plan.jobs, "scheduler": plan.scheduler,
+                 "control": {"seed": plan.mutation_seed,
+                             "verdicts": control["verdicts"] if control else None,
+                             "differing": campaign.control.differing() if control else None},
+                 "expected": {c: known[c].expected for c in plan.claims},
+                 "flag_rule": "a claim flags a defect when its verdict differs from its expected "
+                              "verdict (a claim whose trials raise counts as 'error')",
+                 "reuse_rule": "a unit stored by an earlier invocation is reused when the "
+                               "fingerprint of the code behind its verdicts, the profile, the "
+                               "claims and the seed are the same"},
+    }
+    return doc
+
+
+def _control_store(plan: Plan) -> Path:
+    return plan.workdir / f"control-{plan.mutation_seed}.sqlite"
+
+
+def _control(plan: Plan) -> dict:
+    """The control run (the mutation seed's unit): the unmodified code, every trial run here
+    with the reach of every defect recorded (:mod:`verification.selftest.reach`)."""
+    store = _control_store(plan)
+    # Scratch of an interrupted control: its trials ran unobserved, so they run again.
+    for leftover in store.parent.glob(store.name + "*"):
+        leftover.unlink()
+    start = time.perf_counter()
+    try:
+        found = reach.reach_run(plan.defects, plan.claims, profile=plan.profile,
+                                seed=plan.mutation_seed, store=store)
+    except Exception:
+        # A claim that raises on the unmodified code: recorded as such, and no defect's
+        # trials are pruned (the reach of the others is not known).
+        clean = run_defect(None, plan.claims, seed=plan.mutation_seed, store=store,
+                           profile=plan.profile, jobs=plan.jobs, scheduler=plan.scheduler, quiet=True)
+        return {"verdicts": clean.verdicts, "errors": clean.errors, "elapsed_s": clean.elapsed_s}
+    return {"verdicts": found.verdicts, "errors": {}, "elapsed_s": time.perf_counter() - start,
+            "reach": found.hits}
+
+
+def _control_trials(plan: Plan, control: dict, common: dict) -> tuple[reach.Reach | None, Path | None]:
+    """The control's reach and a store with all its trials (run again, with every job, when a
+    resumed campaign kept the reach in its document but not the store), or ``(None, None)``."""
+    if "reach" not in control:
+        return None, None
+    store = _control_store(plan)
+    runner.run(plan.claims, seed=plan.mutation_seed, store=store, **common)
+    return reach.Reach(control["reach"], control["verdicts"]), store
+
+
+def run_campaign(plan: Plan, out: str | os.PathLike, *, budget_s: float | None = None,
+                 say: Callable[[str], None] = lambda message: None,
+                 command: Sequence[str] = ()) -> dict:
+    """Run the units of ``plan`` that ``out`` lacks, writing ``out`` after each one.
+
+    Parameters
+    ----------
+    plan : Plan
+    out : path
+        The JSON document (read first, to resume; rewritten after every unit).
+    budget_s : float, optional
+        Start no unit after this many seconds; the document then lists the pending units.
+    say : callable, optional
+        Receives a progress line per unit.
+    command : sequence of str
+        The command line, recorded in the document.
+
+    Returns
+    -------
+    dict
+        The document written last.
+    """
+    out = Path(out)
+    plan.workdir.mkdir(parents=True, exist_ok=True)
+    fingerprint = code_fingerprint()
+    suite_fp = code_fingerprint(suites=plan.checkout) if plan.checkout is not None else None
+    state = _reusable(load_previous(out), plan, fingerprint, suite_fp)
+    units = plan.unit_ids()
+    started = _dt.datetime.now(_dt.UTC)
+    clock = time.perf_counter()
+    meta = {"started": started.isoformat(timespec="seconds"), "versions": runner.versions(),
+            "git_revision": runner.git_revision(), "command": " ".join(command)}
+
+    def finished(unit: str) -> bool:
+        kind, _, name = unit.partition(":")
+        return {"suite": name in state.suites, "seed": name.isdigit() and int(name) in state.seeds,
+                "defect": name in state.defects}[kind]
+
+    def save() -> dict:
+        pending = [u for u in units if not finished(u)]
+        doc = _document(plan, state, fingerprint, pending,
+                        {**meta, "elapsed_s": time.perf_counter() - clock})
+        _write(out, doc)
+        return doc
+
+    doc = save()
+    reused = sum(finished(u) for u in units)
+    if reused:
+        say(f"reusing {reused} of {len(units)} units stored in {out}")
+    common = {"profile": plan.profile, "jobs": plan.jobs, "scheduler": plan.scheduler, "quiet": True}
+    for unit in units:
+        if finished(unit):
+            continue
+        if budget_s is not None and time.perf_counter() - clock > budget_s:
+            say(f"time budget spent: {len(doc['pending'])} units pending")
+            break
+        kind, _, name = unit.partition(":")
+        start = time.perf_counter()
+        if kind == "suite":
+            outcome = suites.run_suite(name, plan.checkout)
+            state.suites[name] = {**outcome.to_json(), "fingerprint": suite_fp["sha256"]}
+        elif kind == "seed" and int(name) == plan.mutation_seed and plan.runs_defects:
+            state.seeds[int(name)] = _control(plan)
+        elif kind == "seed":
+            clean = run_defect(None, plan.claims, seed=int(name),
+                               store=plan.workdir / f"seed-{name}.sqlite", **common)
+            state.seeds[int(name)] = {"verdicts": clean.verdicts, "errors": clean.errors,
+                                      "elapsed_s": clean.elapsed_s}
+        else:
+            reach, control = _control_trials(plan, state.seeds[plan.mutation_seed], common)
+            state.defects[name] = run_defect(name, plan.claims, seed=plan.mutation_seed,
+                                             store=plan.workdir / f"{name}.sqlite", reach=reach,
+                                             control=control, **common)
+        say(f"{unit}: done in {time.perf_counter() - start:.0f} s")
+        doc = save()
+    return doc
