@@ -272,3 +272,24 @@ def test_plots_follow_the_shape_of_the_details():
     assert tightness_plot([("a", None, "holds")]) is None
     with pytest.raises(TypeError, match="details"):
         claim_plots("c", [])
+
+
+def test_report_written_again_from_the_verdicts_without_the_trials(store, report, tmp_path, capsys):
+    small = tmp_path / "verdicts.sqlite"
+    again = tmp_path / "again"
+    assert cli.main(["report", "--store", str(store), "--out", str(again),
+                     "--save-verdicts", str(small)]) == 0
+    with Store(small) as db:
+        assert db.count_trials() == 0
+    assert small.stat().st_size < store.stat().st_size
+    from_small = tmp_path / "from-small"
+    assert cli.main(["report", "--store", str(small), "--out", str(from_small)]) == 0
+    for name in ("index.html", "REPORT.md", "summary.json"):
+        assert (from_small / name).read_bytes() == (report / name).read_bytes(), name
+    # An existing file is never replaced.
+    before = small.read_bytes()
+    capsys.readouterr()
+    assert cli.main(["report", "--store", str(store), "--out", str(again),
+                     "--save-verdicts", str(small)]) == 2
+    assert "--save-verdicts" in capsys.readouterr().err
+    assert small.read_bytes() == before

@@ -77,6 +77,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--store", type=Path, default=runner.DEFAULT_STORE, help="the store to report on")
     p.add_argument("--out", type=Path, default=Path("reports"),
                    help="directory of index.html, claims/, REPORT.md, plots/ and summary.json")
+    p.add_argument("--save-verdicts", type=Path, metavar="PATH",
+                   help="also write the store without its trials to this new file (small enough "
+                        "to commit; the report can be written again from it)")
     return parser
 
 
@@ -159,11 +162,17 @@ def _report(args) -> int:
     # Imported here: matplotlib and jinja2 slow down every other subcommand.
     from verification.report import ReportError, write_report
 
+    if args.save_verdicts is not None and args.save_verdicts.exists():
+        raise UsageError(f"--save-verdicts: {args.save_verdicts} exists (the copy goes to a new file)")
     try:
         written = write_report(args.store, args.out)
     except ReportError as error:
         raise UsageError(str(error)) from None
     print(f"wrote {len(written)} files to {args.out}: index.html, claims/, REPORT.md, plots/, summary.json")
+    if args.save_verdicts is not None:
+        with Store(args.store) as db:
+            db.save_without_trials(args.save_verdicts)
+        print(f"wrote the verdicts and runs of {args.store}, without its trials, to {args.save_verdicts}")
     return EXIT_OK
 
 

@@ -563,6 +563,37 @@ class Store:
         )
         return _run_row(rows[0]) if rows else None
 
+    def save_without_trials(self, path: str | os.PathLike[str]) -> Path:
+        """Write a copy of the store without its trials: the verdicts and runs a report reads.
+
+        A full-profile store holds every trial's record and grows to hundreds of megabytes;
+        the copy is small enough to commit beside the report, which ``iln-verify report
+        --store`` renders again from it (after a new self-test, say).
+
+        Parameters
+        ----------
+        path : path
+            A new file (``StoreError`` if it exists: nothing already stored is replaced).
+
+        Returns
+        -------
+        Path
+        """
+        target = Path(path)
+        if target.exists():
+            raise StoreError(f"path: {target} exists; the copy is written to a new file only")
+        with self._translate("copying the verdicts"):
+            copy = sqlite3.connect(target)
+            try:
+                self._connection().backup(copy)
+                copy.execute("DELETE FROM trials")
+                copy.commit()
+                copy.execute("PRAGMA journal_mode=DELETE")
+                copy.execute("VACUUM")
+            finally:
+                copy.close()
+        return target
+
     # -- run lock ------------------------------------------------------------------------
 
     @contextlib.contextmanager
