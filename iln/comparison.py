@@ -383,6 +383,11 @@ def section6_comparison(D: int = 600, T: int = 200, *, budget, seed, n_test: int
     n_test = arguments.integer(n_test, "n_test", 1)
     sizes = equal_budget_sizes(budget, T)
     budget_target = round(arguments.finite_real(budget, "budget"))
+    if budget_target > arguments.MAX_LENGTH:
+        # Fixed-Random's feature matrix has T x r = budget entries.
+        raise ValueError(f"budget must be at most {arguments.MAX_LENGTH} (the most float64 entries "
+                         f"a numpy array can hold; Fixed-Random's T x r feature matrix has about "
+                         f"budget entries), got {budget!r}")
     seed = random_streams.as_seed_sequence(seed, "seed")
     chosen = _check_learners(learners)
     if not isinstance(estimator_method, str) or estimator_method not in estimator.METHODS:

@@ -7,7 +7,9 @@ eq. (6) / arXiv eq. (5) and whose regret is ICML eq. (7) / arXiv eq. (6).
 
 Every random generator takes an explicit keyword ``seed`` (an ``int >= 0`` or a
 :class:`numpy.random.SeedSequence`) and builds its generator with
-:func:`numpy.random.default_rng`: the same seed gives the same arrays.
+:func:`numpy.random.default_rng`: the same seed gives the same arrays.  Every size (``T``,
+``D``, ``n_test``, ``n_support``) is an int of at most :data:`iln.arguments.MAX_LENGTH`, the
+most float64 entries a numpy array can hold.
 
 The worst-case helpers (:func:`alternating_labels`, :func:`constant_labels`,
 :func:`adversarial_label`, :func:`two_point_inputs`) follow DESIGN.md principle 5: bounds
@@ -118,8 +120,9 @@ class Section6Data:
     T: int
 
 
-def _check_int(value, name: str, minimum: int) -> int:
-    return arguments.integer(value, name, minimum)
+def _check_size(value, name: str, minimum: int) -> int:
+    """An array dimension: an int from ``minimum`` to :data:`iln.arguments.MAX_LENGTH`."""
+    return arguments.length(value, name, minimum)
 
 
 def _rng(seed) -> np.random.Generator:
@@ -232,12 +235,12 @@ def section6_data(
     >>> data.X.shape, data.X_test.shape, float(max(abs(data.y).max(), abs(data.y_test).max()))
     ((20, 50), (5, 50), 1.0)
     """
-    T = _check_int(T, "T", 1)
-    D = _check_int(D, "D", 1)
-    n_test = _check_int(n_test, "n_test", 0)
+    T = _check_size(T, "T", 1)
+    D = _check_size(D, "D", 1)
+    n_test = _check_size(n_test, "n_test", 0)
     if n_support is None:
         n_support = max(1, T // 10)
-    n_support = _check_int(n_support, "n_support", 1)
+    n_support = _check_size(n_support, "n_support", 1)
     if n_support > T:
         raise ValueError(f"n_support must be an int in [1, T] = [1, {T}], got {n_support}")
     if not isinstance(scale_inputs, bool | np.bool_):
@@ -344,8 +347,8 @@ def unit_ball_data(
     >>> bool(np.allclose(np.linalg.norm(X, axis=1), 1.0)), bool(np.all(np.abs(y) <= 1))
     (True, True)
     """
-    T = _check_int(T, "T", 1)
-    D = _check_int(D, "D", 1)
+    T = _check_size(T, "T", 1)
+    D = _check_size(D, "D", 1)
     if radius not in ("uniform", "sphere"):
         raise ValueError(f"radius must be 'uniform' or 'sphere', got {radius!r}")
     rng = _rng(seed)
@@ -403,8 +406,8 @@ def gaussian_data(
     >>> X.shape, y.shape
     ((4, 2), (4,))
     """
-    T = _check_int(T, "T", 1)
-    D = _check_int(D, "D", 1)
+    T = _check_size(T, "T", 1)
+    D = _check_size(D, "D", 1)
     scale = _check_real(scale, "scale")
     if scale <= 0.0:
         raise ValueError(f"scale must be a finite real number > 0, got {scale!r}")
@@ -425,7 +428,7 @@ def alternating_labels(T: int) -> np.ndarray:
     Parameters
     ----------
     T : int
-        Length, ``T >= 1``.
+        Length, ``1 <= T <=`` :data:`iln.arguments.MAX_LENGTH`.
 
     Returns
     -------
@@ -437,7 +440,7 @@ def alternating_labels(T: int) -> np.ndarray:
     >>> alternating_labels(4)
     array([ 1., -1.,  1., -1.])
     """
-    T = _check_int(T, "T", 1)
+    T = _check_size(T, "T", 1)
     y = np.ones(T)
     y[1::2] = -1.0
     return y
@@ -453,7 +456,7 @@ def constant_labels(T: int, value: float = 1.0) -> np.ndarray:
     Parameters
     ----------
     T : int
-        Length, ``T >= 1``.
+        Length, ``1 <= T <=`` :data:`iln.arguments.MAX_LENGTH`.
     value : float, default=1.0
         The label, in ``[-1, 1]``.
 
@@ -467,7 +470,7 @@ def constant_labels(T: int, value: float = 1.0) -> np.ndarray:
     >>> constant_labels(3, value=-1.0)
     array([-1., -1., -1.])
     """
-    T = _check_int(T, "T", 1)
+    T = _check_size(T, "T", 1)
     value = _check_real(value, "value")
     if abs(value) > 1.0:
         raise ValueError(f"value must lie in [-1, 1], got {value!r}")
@@ -540,8 +543,8 @@ def two_point_inputs(T: int, D: int, *, seed, gap: float = 1e-3) -> np.ndarray:
     >>> round(float(np.linalg.norm(X[0] - X[1])), 12), bool(np.array_equal(X[0], X[2]))
     (0.1, True)
     """
-    T = _check_int(T, "T", 1)
-    D = _check_int(D, "D", 2)
+    T = _check_size(T, "T", 1)
+    D = _check_size(D, "D", 2)
     gap = _check_real(gap, "gap")
     if not 0.0 < gap <= 2.0:
         raise ValueError(f"gap must lie in (0, 2], got {gap!r}")

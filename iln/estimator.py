@@ -29,9 +29,10 @@ import numbers
 import numpy as np
 
 from iln import numba_sampling, random_streams
-from iln.features import FeatureFamily, check_features
+from iln.features import check_family, check_features
 
 __all__ = [
+    "MAX_M",
     "METHODS",
     "draw_floor",
     "estimate_scalar_product",
@@ -42,24 +43,26 @@ __all__ = [
 #: the implementations, by name.
 METHODS = ("fast", "numpy", "reference")
 
+#: The most samples one call draws.  The fast version's multinomial counts are int64 (numpy
+#: refuses more than 2**63 - 1 with an ``OverflowError``) and the compiled kernels round a
+#: count up to whole chunks in int64; 2**62 leaves that rounding room.
+MAX_M = 2**62
+
 
 def _check_m(m) -> int:
     if isinstance(m, bool) or not isinstance(m, numbers.Integral):
         raise TypeError(f"m must be a positive int (the number of samples), got {type(m).__name__}")
     if m < 1:
         raise ValueError(f"m must be >= 1 (the number of samples), got {m}")
+    if m > MAX_M:
+        raise ValueError(f"m must be at most MAX_M = 2**62 (Algorithm 2 counts its samples in "
+                         f"int64), got {m}")
     return int(m)
-
-
-def _check_family(family) -> FeatureFamily:
-    if not isinstance(family, FeatureFamily):
-        raise TypeError(f"family must be an iln.features.FeatureFamily, got {type(family).__name__}")
-    return family
 
 
 def _validate(alpha, X, x, m, family):
     """Input validation of Algorithm 2, done once at the public boundary."""
-    family = _check_family(family)
+    family = check_family(family)
     alpha = np.asarray(alpha)
     if alpha.dtype == object or not np.issubdtype(alpha.dtype, np.number) or np.iscomplexobj(alpha):
         raise TypeError(f"alpha must be a real numeric array, got dtype {alpha.dtype}")

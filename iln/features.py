@@ -22,6 +22,8 @@ from collections.abc import Callable
 import numpy as np
 from scipy import special
 
+from iln import arguments
+
 __all__ = [
     "CustomFamily",
     "FeatureFamily",
@@ -33,6 +35,7 @@ __all__ = [
     "RandomSign",
     "RandomStump",
     "SphereNeuron",
+    "check_family",
     "check_features",
 ]
 
@@ -57,21 +60,64 @@ class NoOracleError(LookupError):
 def check_features(X, dim: int, name: str = "X") -> np.ndarray:
     """Validate an input matrix: 2-D (a 1-D array is one point), finite, ``dim`` columns.
 
-    Returns a C-contiguous float64 copy-free view where possible.
+    Parameters
+    ----------
+    X : array_like of shape (n_points, dim) or (dim,)
+        The inputs.
+    dim : int
+        The number of columns, ``>= 1``.
+    name : str, default="X"
+        The argument's name, used in error messages.
+
+    Returns
+    -------
+    ndarray of shape (n_points, dim)
+        A C-contiguous float64 copy-free view where possible.
     """
-    arr = np.asarray(X)
-    if arr.dtype == object or not np.issubdtype(arr.dtype, np.number) or np.iscomplexobj(arr):
-        raise TypeError(f"{name} must be a real numeric array, got dtype {arr.dtype}")
+    dim = _check_dim(dim)
+    arr = _real_array(X, name)
     if arr.ndim == 1:
         arr = arr[None, :]
+    return _finite_matrix(arr, name, "n_points", dim, "the family's input dimension")
+
+
+def _real_array(value, name: str) -> np.ndarray:
+    arr = np.asarray(value)
+    if arr.dtype == object or not np.issubdtype(arr.dtype, np.number) or np.iscomplexobj(arr):
+        raise TypeError(f"{name} must be a real numeric array, got dtype {arr.dtype}")
+    return arr
+
+
+def _finite_matrix(arr: np.ndarray, name: str, rows: str, columns: int, what: str) -> np.ndarray:
+    """``arr`` as a C-contiguous finite float64 matrix of ``columns`` columns (``what``)."""
     if arr.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D array (n_points, {dim}), got shape {arr.shape}")
-    if arr.shape[1] != dim:
-        raise ValueError(f"{name} must have {dim} columns (the family's input dimension), got {arr.shape[1]}")
+        raise ValueError(f"{name} must be a 2-D array ({rows}, {columns}), got shape {arr.shape}")
+    if arr.shape[1] != columns:
+        raise ValueError(f"{name} must have {columns} columns ({what}), got {arr.shape[1]}")
     arr = np.ascontiguousarray(arr, dtype=np.float64)
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be finite (no NaN or inf)")
     return arr
+
+
+def check_family(family, name: str = "family") -> FeatureFamily:
+    """Validate a feature family: an instance of :class:`FeatureFamily`.
+
+    Parameters
+    ----------
+    family : FeatureFamily
+        The argument.
+    name : str, default="family"
+        The argument's name, used in error messages.
+
+    Returns
+    -------
+    FeatureFamily
+        ``family`` itself.
+    """
+    if not isinstance(family, FeatureFamily):
+        raise TypeError(f"{name} must be an iln.features.FeatureFamily, got {type(family).__name__}")
+    return family
 
 
 def _check_dim(dim) -> int:
@@ -83,7 +129,7 @@ def _check_dim(dim) -> int:
 
 
 def _check_open_unit(name: str, value) -> float:
-    value = float(value)
+    value = arguments.finite_real(value, name)
     if not (0.0 < value < 1.0):
         raise ValueError(f"{name} must lie in (0, 1) so that |psi| < 1, got {value}")
     return value
@@ -128,7 +174,7 @@ class FeatureFamily(ABC):
     def psi(self, X, W) -> np.ndarray:
         """All pairs: ``out[j, k] = psi(X[j]; W[k])``, shape ``(len(X), len(W))``."""
         X = self.check_inputs(X)
-        W = np.asarray(W, dtype=np.float64)
+        W = self.check_parameters(W)
         n_x, n_w = X.shape[0], W.shape[0]
         out = np.empty((n_x, n_w))
         # Row blocks keep the repeated rows near _PSI_BLOCK floats, whatever len(X) * len(W) is.
@@ -143,7 +189,7 @@ class FeatureFamily(ABC):
     def psi_paired(self, X, W) -> np.ndarray:
         """Row-wise: ``out[k] = psi(X[k]; W[k])``, shape ``(n,)``."""
         X = self.check_inputs(X)
-        W = np.asarray(W, dtype=np.float64)
+        W = self.check_parameters(W)
         if W.shape[0] != X.shape[0]:
             raise ValueError(f"W must have one row per row of X ({X.shape[0]}), got {W.shape[0]}")
         return self._psi_rows(X, W)
@@ -184,6 +230,19 @@ class FeatureFamily(ABC):
         """Validate inputs for this family; subclasses add their domain (e.g. the unit ball)."""
         return check_features(X, self.dim, name)
 
+    #: columns of one parameter row ``W[k]`` in the family's layout; ``None`` when the family
+    #: fixes none (a :class:`CustomFamily` passes ``W`` on to the user's ``psi``).
+    param_width: int | None = None
+
+    def check_parameters(self, W, name: str = "W") -> np.ndarray:
+        """Validate parameters for :meth:`psi`: real numbers and, when the family fixes its
+        layout (``param_width``), a finite ``(n_features, param_width)`` float64 matrix;
+        subclasses add their range (e.g. coordinates in ``0..D-1``)."""
+        W = _real_array(W, name)
+        if self.param_width is None:
+            return W.astype(np.float64, copy=False)
+        return _finite_matrix(W, name, "n_features", self.param_width, "the family's parameter layout")
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(dim={self.dim})"
 
@@ -194,13 +253,23 @@ class FeatureFamily(ABC):
 class _CoordinateFamily(FeatureFamily):
     """Families whose feature reads one coordinate ``x_d`` (``W[:, 0]`` is d)."""
 
+    param_width = 1
+
     def _psi_rows(self, X, W):
         return self._psi_indexed(X, np.arange(X.shape[0]), W)
+
+    def check_parameters(self, W, name="W"):
+        W = super().check_parameters(W, name)
+        d = W[:, 0]
+        # Read as an index, a fractional or out-of-range coordinate would pick a wrong column.
+        if np.any((d != np.floor(d)) | (d < 0) | (d >= self.dim)):
+            raise ValueError(f"{name}[:, 0] must hold coordinates, integers in [0, {self.dim - 1}]")
+        return W
 
     def psi(self, X, W):
         # All pairs through the row index, without copying any row of X per feature.
         X = self.check_inputs(X)
-        W = np.asarray(W, dtype=np.float64)
+        W = self.check_parameters(W)
         n_x, n_w = X.shape[0], W.shape[0]
         idx = np.repeat(np.arange(n_x), n_w)
         return self._psi_indexed(X, idx, np.tile(W, (n_x, 1))).reshape(n_x, n_w)
@@ -252,6 +321,7 @@ class RandomStump(_CoordinateFamily):
 
     kind = KIND_STUMP
     oracle = "closed form"
+    param_width = 2
 
     def __init__(self, dim, scale: float = 0.999):
         super().__init__(dim)
@@ -297,10 +367,14 @@ class _ProjectionFamily(FeatureFamily):
         z = np.einsum("kd,kd->k", X, W[:, : self.dim]) + W[:, self.dim]
         return self._activation(z)
 
+    @property
+    def param_width(self) -> int:
+        return self.dim + 1
+
     def psi(self, X, W):
         # All pairs share one matrix product, far cheaper than repeating rows.
         X = self.check_inputs(X)
-        W = np.asarray(W, dtype=np.float64)
+        W = self.check_parameters(W)
         return self._activation(X @ W[:, : self.dim].T + W[:, self.dim])
 
 
@@ -318,10 +392,7 @@ class RandomFourier(_ProjectionFamily):
 
     def __init__(self, dim, gamma: float = 1.0):
         super().__init__(dim)
-        gamma = float(gamma)
-        if not (math.isfinite(gamma) and gamma > 0):
-            raise ValueError(f"gamma must be a positive finite float, got {gamma}")
-        self.gamma = gamma
+        self.gamma = arguments.positive_real(gamma, "gamma")
 
     def sample(self, n, rng):
         n = _check_count(n)
@@ -526,10 +597,7 @@ class RandomSigmoid(SphereNeuron):
     kind = KIND_SIGMOID
 
     def __init__(self, dim, gain: float = 1.0):
-        gain = float(gain)
-        if not (math.isfinite(gain) and gain > 0):
-            raise ValueError(f"gain must be a positive finite float, got {gain}")
-        self.gain = gain
+        self.gain = arguments.positive_real(gain, "gain")
         super().__init__(dim, self._logistic)
 
     def _logistic(self, z):
@@ -601,7 +669,7 @@ class CustomFamily(FeatureFamily):
 
     def psi(self, X, W):
         X = self.check_inputs(X)
-        W = np.asarray(W, dtype=np.float64)
+        W = self.check_parameters(W)
         return self._bounded(self._psi(X, W), (X.shape[0], W.shape[0]), "psi")
 
     def _psi_rows(self, X, W):

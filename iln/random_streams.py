@@ -46,24 +46,41 @@ def as_seed_sequence(seed, name: str = "seed") -> np.random.SeedSequence:
     return np.random.SeedSequence(int(seed))
 
 
-def child(seed: np.random.SeedSequence, *index: int) -> np.random.SeedSequence:
+def child(seed, *index: int) -> np.random.SeedSequence:
     """The child of ``seed`` at position ``index``, without mutating ``seed``.
 
     :meth:`numpy.random.SeedSequence.spawn` numbers children by how many were
     spawned before, so the same object passed twice would give different
     streams; naming the child by its index keeps a result a pure function of
     (seed, index).
+
+    Parameters
+    ----------
+    seed : int or numpy.random.SeedSequence
+        As in :func:`as_seed_sequence`.
+    *index : int
+        The child's position below ``seed``.
+
+    Returns
+    -------
+    numpy.random.SeedSequence
     """
+    seed = as_seed_sequence(seed)
     return np.random.SeedSequence(
         seed.entropy, spawn_key=tuple(seed.spawn_key) + tuple(int(i) for i in index)
     )
 
 
-def generator(seed: np.random.SeedSequence) -> np.random.Generator:
-    """A PCG64 generator on ``seed``."""
-    return np.random.Generator(np.random.PCG64(seed))
+def generator(seed) -> np.random.Generator:
+    """A PCG64 generator on ``seed`` (an int or SeedSequence, as in :func:`as_seed_sequence`).
+
+    An int gives the numbers ``numpy.random.PCG64(int)`` gives: numpy wraps it in the same
+    :class:`~numpy.random.SeedSequence`.
+    """
+    return np.random.Generator(np.random.PCG64(as_seed_sequence(seed)))
 
 
-def stream_key(seed: np.random.SeedSequence) -> np.uint64:
-    """A 64-bit key from ``seed`` for the counter-based streams of the numba kernels."""
-    return seed.generate_state(1, np.uint64)[0]
+def stream_key(seed) -> np.uint64:
+    """A 64-bit key from ``seed`` (as in :func:`as_seed_sequence`) for the counter-based
+    streams of the numba kernels."""
+    return as_seed_sequence(seed).generate_state(1, np.uint64)[0]

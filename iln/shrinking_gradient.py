@@ -32,7 +32,7 @@ import numpy as np
 
 from iln import estimator, random_streams, theory
 from iln.budget import Budget
-from iln.features import FeatureFamily
+from iln.features import FeatureFamily, check_family
 
 __all__ = ["UPDATES", "ShrinkingGradientResult", "Trace", "shrinking_gradient"]
 
@@ -196,8 +196,7 @@ def _check_label(y: float, t: int) -> float:
 
 
 def _validate(X, y, family, B, eta, m, update, method, oracle):
-    if not isinstance(family, FeatureFamily):
-        raise TypeError(f"family must be an iln.features.FeatureFamily, got {type(family).__name__}")
+    family = check_family(family)
     X = family.check_inputs(X, "X")
     T = X.shape[0]
     if T < 1:
@@ -218,13 +217,30 @@ def _validate(X, y, family, B, eta, m, update, method, oracle):
     if B < 1:
         raise ValueError(f"B must be >= 1 (Theorem 1, both versions), got {B}")
     eta = theory.eta_proof(B, T) if eta is None else _check_positive("eta", eta)
-    m = theory.m_proof(B, T, eta) if m is None else _check_positive("m", m, integer=True)
+    m = _proof_m(B, T, eta) if m is None else estimator._check_m(_check_positive("m", m, integer=True))
     if update not in UPDATES:
         raise ValueError(f"update must be one of {UPDATES}, got {update!r}")
     estimator.check_method(method)
     if oracle is not None and not callable(oracle):
         raise TypeError("oracle must be a callable kernel (X, Y) -> matrix, or None")
     return X, labels, B, eta, m
+
+
+def _proof_m(B: float, T: int, eta: float) -> int:
+    """The proof's m (:func:`iln.theory.m_proof`), refused when Algorithm 2 cannot draw it.
+
+    It grows like ``B^4``: from B = 2**13 on it asks for more samples per round than the
+    int64 counts of Algorithm 2 hold (:data:`iln.estimator.MAX_M`), and numpy's overflow
+    would name neither B nor m.
+    """
+    m = theory.m_proof(B, T, eta)
+    if m > estimator.MAX_M:
+        raise ValueError(
+            f"B = {B!r} makes the proof's m = m_proof(B, T, eta) = {float(m):.3g} samples per round "
+            f"(T = {T}, eta = {eta:.3g}), more than the 2**62 Algorithm 2 can draw (it counts "
+            "samples in int64): use a smaller B, or pass m explicitly"
+        )
+    return m
 
 
 def _check_warm_start(warm, family, B, update, method, eta, m):
@@ -262,8 +278,9 @@ def shrinking_gradient(X, y, family, *, B, seed, eta=None, m=None, update: str =
         Step size; default :func:`iln.theory.eta_proof` ``= B / (2 sqrt T)``, the
         value the proof of Theorem 1 sets (Theorem 1 itself prints ``B / sqrt T``).
     m : int, optional
-        Samples per Algorithm 2 call; default :func:`iln.theory.m_proof`
-        ``= ((16B+1) B)^2 T log gamma`` (proof of Theorem 1, both versions).
+        Samples per Algorithm 2 call, at most :data:`iln.estimator.MAX_M` ``= 2**62``;
+        default :func:`iln.theory.m_proof` ``= ((16B+1) B)^2 T log gamma`` (proof of
+        Theorem 1, both versions), which exceeds that limit from ``B = 2**13`` on (refused).
     update : {"descent", "printed"}, default="descent"
         The step's sign; see the module docstring.
     method : {"fast", "numpy", "reference"}, default="fast"

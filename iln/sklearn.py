@@ -16,6 +16,7 @@ coordinates) or the largest row norm (neurons on the sphere) of that call
 
 from __future__ import annotations
 
+import inspect
 import numbers
 from typing import ClassVar
 
@@ -86,7 +87,17 @@ def _make_family(family, family_params, n_features: int) -> features.FeatureFami
         if family.dim != n_features:
             raise ValueError(f"family has input dimension {family.dim}, X has {n_features} features")
         return family
-    return FAMILIES[family](n_features, **(family_params or {}))
+    cls = FAMILIES[family]
+    try:
+        return cls(n_features, **(family_params or {}))
+    except (TypeError, ValueError) as error:
+        # The constructor's message names its own parameter (or, for an unknown key, only
+        # Python's "unexpected keyword"); the user wrote family_params, so name that.
+        accepted = [p for p in inspect.signature(cls).parameters if p != "dim"]
+        raise type(error)(
+            f"family_params must hold parameters of {cls.__name__} ({', '.join(accepted) or 'none'}) "
+            f"with accepted values, got {family_params!r}: {error}"
+        ) from error
 
 
 def _seed_of(random_state) -> np.random.SeedSequence:
@@ -137,7 +148,8 @@ class ShrinkingGradientRegressor(RegressorMixin, _FeatureEstimator):
         Step size; default ``B / (2 sqrt T)`` with T the number of samples of the first
         call (the proof of Theorem 1).
     m : int, default=None
-        Samples of Algorithm 2 per round; default the proof's ``m`` for that T.
+        Samples of Algorithm 2 per round, at most :data:`iln.estimator.MAX_M`; default the
+        proof's ``m`` for that T (refused when it exceeds that limit, from ``B = 2**13`` on).
     n_predict_samples : int, default=None
         Samples of Algorithm 2 per predicted point; default ``m``.
     update : {"descent", "printed"}, default="descent"
@@ -163,8 +175,8 @@ class ShrinkingGradientRegressor(RegressorMixin, _FeatureEstimator):
         **_FeatureEstimator._parameter_constraints,
         "B": [Interval(numbers.Real, 1, None, closed="left")],
         "eta": [Interval(numbers.Real, 0, None, closed="neither"), None],
-        "m": [Interval(numbers.Integral, 1, None, closed="left"), None],
-        "n_predict_samples": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "m": [Interval(numbers.Integral, 1, _estimator.MAX_M, closed="both"), None],
+        "n_predict_samples": [Interval(numbers.Integral, 1, _estimator.MAX_M, closed="both"), None],
         "update": [StrOptions(set(UPDATES))],
     }
 

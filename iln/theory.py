@@ -28,7 +28,9 @@ raises ``ValueError`` and a non-number raises ``TypeError``, both naming the arg
 
 from __future__ import annotations
 
+import contextlib
 import math
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -146,10 +148,26 @@ def _open_unit(name: str, value: Any, role: str) -> NDArray[np.float64]:
     return _require(name, array, (array > 0) & (array < 1), f"in (0, 1) ({role})")
 
 
+def _broadcast(**arrays: NDArray[np.float64]) -> None:
+    """Refuse arguments whose shapes do not broadcast together, naming them: NumPy's own
+    error, raised later inside a formula, names no argument."""
+    try:
+        np.broadcast_shapes(*(array.shape for array in arrays.values()))
+    except ValueError:
+        *most, last = arrays
+        shapes = ", ".join(f"{name}: {array.shape}" for name, array in arrays.items())
+        raise ValueError(
+            f"{', '.join(most)} and {last} must have shapes that broadcast together, got {shapes}"
+        ) from None
+
+
 def _step_size(eta: Any, B: NDArray[np.float64], T: NDArray[np.float64]) -> NDArray[np.float64]:
+    _broadcast(B=B, T=T)
     if eta is None:
         return _eta_proof(B, T)
-    return _positive("eta", eta, "step size")
+    eta = _positive("eta", eta, "step size")
+    _broadcast(B=B, T=T, eta=eta)
+    return eta
 
 
 def _lemma2_step_size(eta: NDArray[np.float64], defaulted: bool) -> NDArray[np.float64]:
@@ -160,6 +178,18 @@ def _lemma2_step_size(eta: NDArray[np.float64], defaulted: bool) -> NDArray[np.f
         else ""
     )
     return _require("eta", eta, eta < LEMMA2_MAX_ETA, "< 1/8 (Lemma 2)", hint)
+
+
+@contextlib.contextmanager
+def _float_count(inputs: str) -> Iterator[None]:
+    """Refuse, naming ``inputs``, a count that floating point cannot hold: Python's float
+    ``**`` and ``math.ceil`` raise ``OverflowError`` and a divisor that underflows to 0
+    ``ZeroDivisionError``, neither of which names an argument."""
+    try:
+        yield
+    except (OverflowError, ZeroDivisionError):
+        raise ValueError(f"the count for these {inputs} overflows a float (it exceeds about "
+                         "1.8e308, or a divisor underflows to 0)") from None
 
 
 def _scalar(name: str, array: NDArray[np.float64]) -> float:
@@ -196,7 +226,8 @@ def _m_proof(B: float, T: float, eta: float) -> int:
     # overflow the square inside gamma.
     scaled = (SHRINK_THRESHOLD * B + 1.0) * T * eta / B
     log_gamma = max(1.0, 2.0 * (math.log(B) - math.log(eta) + math.log1p(scaled)))
-    return math.ceil(((SHRINK_THRESHOLD * B + 1.0) * B) ** 2 * T * log_gamma)
+    with _float_count("B, T and eta"):
+        return math.ceil(((SHRINK_THRESHOLD * B + 1.0) * B) ** 2 * T * log_gamma)
 
 
 def _hoeffding_exponent(m: Any, epsilon: Any, alpha_l1: Any) -> Any:
@@ -226,13 +257,19 @@ def _regret_bound_proof(B: Any, T: Any, eta: Any) -> Any:
     return (first + comparator + variance + shrink) / (1.0 - 2.0 * eta)
 
 
-def _test_time_m(epsilon0: float, delta: float, alpha_l1: float, corrected: bool) -> int:
-    if corrected:
-        samples = 2.0 * alpha_l1**2 * math.log(2.0 / delta) / epsilon0**2
-    else:
-        samples = alpha_l1**2 * math.log(1.0 / delta) / epsilon0**2
-    # Algorithm 2 needs m >= 1; alpha_l1 = 0 would otherwise give m = 0.
-    return max(1, math.ceil(samples))
+def _test_time_m(epsilon0: float, delta: float, alpha_l1: float, corrected: bool,
+                 inputs: str = "epsilon0, delta and alpha_l1") -> int:
+    # alpha = 0 needs one sample (Algorithm 2 returns 0 exactly); the formula would give
+    # 0 * inf = NaN when delta is so small that 1/delta overflows.
+    if alpha_l1 == 0.0:
+        return 1
+    with _float_count(inputs):
+        if corrected:
+            samples = 2.0 * alpha_l1**2 * math.log(2.0 / delta) / epsilon0**2
+        else:
+            samples = alpha_l1**2 * math.log(1.0 / delta) / epsilon0**2
+        # Algorithm 2 needs m >= 1; alpha_l1 = 0 would otherwise give m = 0.
+        return max(1, math.ceil(samples))
 
 
 # --------------------------------------------------------------------------------------------
@@ -265,6 +302,7 @@ def eta_theorem(B: ArrayLike, T: ArrayLike) -> Real:
     """
     B = _norm_bound(B)
     T = _count("T", T, "number of rounds")
+    _broadcast(B=B, T=T)
     return _out(B / np.sqrt(T))
 
 
@@ -295,6 +333,7 @@ def eta_proof(B: ArrayLike, T: ArrayLike) -> Real:
     """
     B = _norm_bound(B)
     T = _count("T", T, "number of rounds")
+    _broadcast(B=B, T=T)
     return _out(_eta_proof(B, T))
 
 
@@ -438,6 +477,7 @@ def alpha_l1_bound(B: ArrayLike, eta: ArrayLike, t: ArrayLike) -> Real:
     B = _norm_bound(B)
     eta = _positive("eta", eta, "step size")
     t = _count("t", t, "round index")
+    _broadcast(B=B, eta=eta, t=t)
     return _out(_alpha_l1_bound(B, eta, t))
 
 
@@ -465,6 +505,7 @@ def f_norm_bound(B: ArrayLike, eta: ArrayLike, T: ArrayLike) -> Real:
     B = _norm_bound(B)
     eta = _positive("eta", eta, "step size")
     T = _count("T", T, "number of rounds")
+    _broadcast(B=B, eta=eta, T=T)
     return _out(_alpha_l1_bound(B, eta, T))
 
 
@@ -518,6 +559,7 @@ def hoeffding_tail_printed(m: ArrayLike, epsilon: ArrayLike, alpha_l1: ArrayLike
     m = _count("m", m, "samples of Algorithm 2")
     epsilon = _positive("epsilon", epsilon, "deviation")
     alpha_l1 = _nonnegative("alpha_l1", alpha_l1, "||alpha||_1")
+    _broadcast(m=m, epsilon=epsilon, alpha_l1=alpha_l1)
     return _out(_tail_printed(m, epsilon, alpha_l1))
 
 
@@ -549,6 +591,7 @@ def hoeffding_tail_corrected(m: ArrayLike, epsilon: ArrayLike, alpha_l1: ArrayLi
     m = _count("m", m, "samples of Algorithm 2")
     epsilon = _positive("epsilon", epsilon, "deviation")
     alpha_l1 = _nonnegative("alpha_l1", alpha_l1, "||alpha||_1")
+    _broadcast(m=m, epsilon=epsilon, alpha_l1=alpha_l1)
     return _out(_tail_corrected(m, epsilon, alpha_l1))
 
 
@@ -585,6 +628,7 @@ def estimate_tail_printed(
     B = _norm_bound(B)
     eta = _positive("eta", eta, "step size")
     t = _count("t", t, "round index")
+    _broadcast(m=m, epsilon=epsilon, B=B, eta=eta, t=t)
     return _out(_tail_printed(m, epsilon, _alpha_l1_bound(B, eta, t)))
 
 
@@ -621,6 +665,7 @@ def estimate_tail_corrected(
     B = _norm_bound(B)
     eta = _positive("eta", eta, "step size")
     t = _count("t", t, "round index")
+    _broadcast(m=m, epsilon=epsilon, B=B, eta=eta, t=t)
     return _out(_tail_corrected(m, epsilon, _alpha_l1_bound(B, eta, t)))
 
 
@@ -658,6 +703,7 @@ def variance_bound(m: ArrayLike, B: ArrayLike, eta: ArrayLike, t: ArrayLike) -> 
     B = _norm_bound(B)
     eta = _positive("eta", eta, "step size")
     t = _count("t", t, "round index")
+    _broadcast(m=m, B=B, eta=eta, t=t)
     return _out(_alpha_l1_bound(B, eta, t) ** 2 / m)
 
 
@@ -688,6 +734,7 @@ def variance_bound_alpha(m: ArrayLike, alpha_l1: ArrayLike) -> Real:
     """
     m = _count("m", m, "samples of Algorithm 2")
     alpha_l1 = _nonnegative("alpha_l1", alpha_l1, "||alpha||_1")
+    _broadcast(m=m, alpha_l1=alpha_l1)
     return _out(alpha_l1**2 / m)
 
 
@@ -728,6 +775,7 @@ def shrink_penalty_printed(m: ArrayLike, eta: ArrayLike, t: ArrayLike) -> Real:
     m = _count("m", m, "samples of Algorithm 2")
     eta = _lemma2_step_size(_positive("eta", eta, "step size"), defaulted=False)
     t = _count("t", t, "round index")
+    _broadcast(m=m, eta=eta, t=t)
     return _out(np.minimum(1.0, 2.0 * np.exp(-m / (3.0 * eta * t) ** 2)))
 
 
@@ -789,6 +837,7 @@ def shrink_penalty_corrected(m: ArrayLike, B: ArrayLike, eta: ArrayLike, t: Arra
     B = _norm_bound(B)
     eta = _lemma2_step_size(_positive("eta", eta, "step size"), defaulted=False)
     t = _count("t", t, "round index")
+    _broadcast(m=m, B=B, eta=eta, t=t)
     deviation_tail = _tail_corrected(m, 8.0 * B, _alpha_l1_bound(B, eta, t))
     return _out(np.minimum(1.0, 2.0 * deviation_tail))
 
@@ -847,13 +896,15 @@ def min_T_for_proof(B: float) -> int:
     17
     """
     b = _scalar("B", _norm_bound(B))
-    rounds = math.floor(16.0 * b * b) + 1
-    # The closed form can be off by one where 16 B^2 is close to an integer.
+    with _float_count("B"):
+        rounds = math.floor(16.0 * b * b) + 1
+    # The closed form can be off by one where 16 B^2 is close to an integer.  The rounds go
+    # in as floats: NumPy has no sqrt of an int beyond 64 bits (B above about 7e8).
     for _ in range(_ROUNDING_STEPS):
-        if _eta_proof(b, rounds) >= LEMMA2_MAX_ETA:
+        if _eta_proof(b, float(rounds)) >= LEMMA2_MAX_ETA:
             rounds += 1
     for _ in range(_ROUNDING_STEPS):
-        if rounds > 1 and _eta_proof(b, rounds - 1) < LEMMA2_MAX_ETA:
+        if rounds > 1 and _eta_proof(b, float(rounds - 1)) < LEMMA2_MAX_ETA:
             rounds -= 1
     return rounds
 
@@ -914,6 +965,8 @@ def lemma1_rhs(
     sum_grad_sq = _nonnegative("sum_grad_sq", sum_grad_sq, "sum of E||nabla_t||^2")
     sum_grad_var = _nonnegative("sum_grad_var", sum_grad_var, "sum of V[grad_t]")
     sum_shrink_prob = _nonnegative("sum_shrink_prob", sum_shrink_prob, "sum of E[P_t(f*)]")
+    _broadcast(B=B, eta=eta, B_T=B_T, sum_grad_sq=sum_grad_sq, sum_grad_var=sum_grad_var,
+               sum_shrink_prob=sum_shrink_prob)
     return _out(
         B**2 / eta + eta * sum_grad_sq + eta * sum_grad_var + (B_T + B) ** 2 / eta * sum_shrink_prob
     )
@@ -1049,6 +1102,7 @@ def regret_rate_theorem(B: ArrayLike, T: ArrayLike) -> Real:
     """
     B = _norm_bound(B)
     T = _count("T", T, "number of rounds")
+    _broadcast(B=B, T=T)
     return _out(B * np.sqrt(T))
 
 
@@ -1153,7 +1207,8 @@ def test_time_m_theorem(epsilon0: float, delta: float, B: float, T: int) -> int:
     """
     epsilon0 = _scalar("epsilon0", _positive("epsilon0", epsilon0, "test-time accuracy"))
     delta = _scalar("delta", _open_unit("delta", delta, "failure probability"))
-    return _test_time_m(epsilon0, delta, _theorem_alpha_l1(B, T), corrected=False)
+    return _test_time_m(epsilon0, delta, _theorem_alpha_l1(B, T), corrected=False,
+                        inputs="epsilon0, delta, B and T")
 
 
 def test_time_m_theorem_corrected(epsilon0: float, delta: float, B: float, T: int) -> int:
@@ -1181,7 +1236,8 @@ def test_time_m_theorem_corrected(epsilon0: float, delta: float, B: float, T: in
     """
     epsilon0 = _scalar("epsilon0", _positive("epsilon0", epsilon0, "test-time accuracy"))
     delta = _scalar("delta", _open_unit("delta", delta, "failure probability"))
-    return _test_time_m(epsilon0, delta, _theorem_alpha_l1(B, T), corrected=True)
+    return _test_time_m(epsilon0, delta, _theorem_alpha_l1(B, T), corrected=True,
+                        inputs="epsilon0, delta, B and T")
 
 
 # The test_ prefix is the paper's "test time", not a pytest test; keep pytest from collecting
@@ -1269,14 +1325,17 @@ def corollary1_T(B: float, epsilon: float) -> int:
     rounds_min = min_T_for_proof(b)
 
     def excess(n: int) -> float:
-        return float(_regret_bound_proof(b, n, _eta_proof(b, n)) / n)
+        # As a float, as in min_T_for_proof.
+        rounds_f = float(n)
+        return float(_regret_bound_proof(b, rounds_f, _eta_proof(b, rounds_f)) / rounds_f)
 
-    rounds = max(rounds_min, math.ceil(b * b * (1.0 + 4.0 / eps) ** 2))
-    # The closed form can be off by one in floating point; the excess risk decreases in T.
-    for _ in range(_ROUNDING_STEPS):
-        if excess(rounds) > eps:
-            rounds += 1
-    for _ in range(_ROUNDING_STEPS):
-        if rounds > rounds_min and excess(rounds - 1) <= eps:
-            rounds -= 1
-    return rounds
+    with _float_count("B and epsilon"):
+        rounds = max(rounds_min, math.ceil(b * b * (1.0 + 4.0 / eps) ** 2))
+        # The closed form can be off by one in floating point; the excess risk decreases in T.
+        for _ in range(_ROUNDING_STEPS):
+            if excess(rounds) > eps:
+                rounds += 1
+        for _ in range(_ROUNDING_STEPS):
+            if rounds > rounds_min and excess(rounds - 1) <= eps:
+                rounds -= 1
+        return rounds

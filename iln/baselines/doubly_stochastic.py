@@ -168,7 +168,7 @@ def doubly_stochastic(X, y, family, *, k, seed, gamma0, gamma1=0.0, nu=0.0) -> D
     """
     X, y, family = check_online_data(X, y, family)
     T = X.shape[0]
-    k = arguments.integer(k, "k", 1)
+    k = arguments.length(k, "k", 1)
     seed = _check_seed(seed)
     gamma0 = _positive(gamma0, "gamma0")
     gamma1 = _nonnegative(gamma1, "gamma1")

@@ -49,7 +49,7 @@ from scipy import linalg
 
 from iln import arguments, random_streams
 from iln.budget import Budget
-from iln.features import FeatureFamily
+from iln.features import FeatureFamily, check_family
 from iln.online_protocol import OnlineLosses
 
 __all__ = [
@@ -97,8 +97,7 @@ def check_online_data(X, y, family) -> tuple[np.ndarray, np.ndarray, FeatureFami
         If shapes do not match, ``T = 0``, values are not finite, inputs leave the family's
         domain or labels leave [-1, 1].
     """
-    if not isinstance(family, FeatureFamily):
-        raise TypeError(f"family must be an iln.features.FeatureFamily, got {type(family).__name__}")
+    family = check_family(family)
     X = family.check_inputs(X, "X")
     T = X.shape[0]
     if T < 1:
@@ -148,7 +147,7 @@ def step_sizes(T: int, gamma0: float, gamma1: float = 0.0) -> np.ndarray:
     Parameters
     ----------
     T : int
-        Number of rounds, ``T >= 1``.
+        Number of rounds, ``1 <= T <=`` :data:`iln.arguments.MAX_LENGTH`.
     gamma0 : float
         First step, ``> 0``.
     gamma1 : float, default=0.0
@@ -163,7 +162,7 @@ def step_sizes(T: int, gamma0: float, gamma1: float = 0.0) -> np.ndarray:
     >>> step_sizes(3, 1.0, 1.0)
     array([1.        , 0.5       , 0.33333333])
     """
-    T = arguments.integer(T, "T", 1)
+    T = arguments.length(T, "T", 1)
     gamma0 = _positive(gamma0, "gamma0")
     gamma1 = _nonnegative(gamma1, "gamma1")
     return gamma0 / (1.0 + gamma1 * np.arange(T, dtype=np.float64))
@@ -171,8 +170,22 @@ def step_sizes(T: int, gamma0: float, gamma1: float = 0.0) -> np.ndarray:
 
 def feature_matrix(family: FeatureFamily, X: np.ndarray, W: np.ndarray) -> np.ndarray:
     """All pairs ``out[j, l] = psi(X[j]; W[l])``: the family's own ``psi``, whose memory is
-    bounded whatever ``len(X) * len(W)`` is (:meth:`iln.features.FeatureFamily.psi`)."""
-    return family.psi(X, W)
+    bounded whatever ``len(X) * len(W)`` is (:meth:`iln.features.FeatureFamily.psi`).
+
+    Parameters
+    ----------
+    family : FeatureFamily
+        The pair ``(mu, psi)``.
+    X : array (n, D)
+        Inputs in the family's domain.
+    W : array (r, p)
+        Parameters in the family's layout, e.g. from :meth:`~iln.features.FeatureFamily.sample`.
+
+    Returns
+    -------
+    ndarray (n, r)
+    """
+    return check_family(family).psi(X, W)
 
 
 def _check_seed(seed) -> np.random.SeedSequence:
@@ -355,7 +368,7 @@ def fixed_random(X, y, family, *, r, seed, eta=None, gamma0=None, gamma1=0.0, B=
     """
     X, y, family = check_online_data(X, y, family)
     T = X.shape[0]
-    r = arguments.integer(r, "r", 1)
+    r = arguments.length(r, "r", 1)
     seed = _check_seed(seed)
     if not isinstance(method, str) or method not in FIXED_RANDOM_METHODS:
         raise ValueError(f"method must be one of {FIXED_RANDOM_METHODS}, got {method!r}")

@@ -62,7 +62,7 @@ from scipy import optimize, sparse
 
 from iln import arguments, random_streams
 from iln.budget import Budget
-from iln.features import FeatureFamily
+from iln.features import FeatureFamily, check_family
 
 __all__ = [
     "LOSSES",
@@ -83,6 +83,19 @@ _BVLS_TOL = 1e-13
 # HiGHS's default feasibility tolerances are 1e-7; tighter ones make the LP's vertex
 # satisfy its KKT conditions to near round-off (the tests check them).
 _HIGHS_TOL = 1e-10
+# The largest box |alpha_k| <= bound a hinge-loss LP hands to HiGHS.  HiGHS treats bounds
+# from 1e20 on as infinite and on these LPs already fails (status 15, "model status unknown")
+# for bounds between about 1e17 and 1e20; 1e15 keeps a margin and is far beyond any useful
+# box, since features and labels are at most 1 in absolute value.
+_LP_MAX_BOUND = 1e15
+
+
+def _check_lp_box(box: float, name: str) -> None:
+    """Refuse, naming ``name``, a box the LP solver cannot take (see ``_LP_MAX_BOUND``)."""
+    if box > _LP_MAX_BOUND:
+        raise ValueError(f"{name} must be at most 1e15 for the hinge loss (the box |alpha_k| <= "
+                         f"{name} goes to the LP solver HiGHS, which fails on bounds near its "
+                         f"infinity, 1e20), got {box:.3g}")
 
 
 class SolverConvergenceError(RuntimeError):
@@ -203,17 +216,18 @@ def _positive(value, name: str) -> float:
 
 
 def _validate(X, y, family, K, seed, loss, C, ridge, svm_C, svm_max_iter, svm_tol):
-    if not isinstance(family, FeatureFamily):
-        raise TypeError(f"family must be an iln.features.FeatureFamily, got {type(family).__name__}")
+    family = check_family(family)
     X = family.check_inputs(X, "X")
     if X.shape[0] < 1:
         raise ValueError("X must hold at least one point (m >= 1)")
     if not isinstance(loss, str) or loss not in LOSSES:
         raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
     y = _check_labels(y, X.shape[0], loss)
-    K = arguments.integer(K, "K", 1)
+    K = arguments.length(K, "K", 1)
     seed = random_streams.as_seed_sequence(seed)
     C = None if C is None else _positive(C, "C")
+    if C is not None and loss == "hinge":
+        _check_lp_box(C / K, "C/K")
     ridge = arguments.finite_real(ridge, "ridge")
     if ridge < 0:
         raise ValueError(f"ridge must be >= 0, got {ridge}")
@@ -313,7 +327,8 @@ def minimize_weighted_risk(Z, y, weights, *, loss: str, bound: float) -> np.ndar
         Non-negative, finite, not all zero.
     loss : {"quadratic", "hinge"}
     bound : float
-        The box ``|alpha_k| <= bound``, ``> 0``.
+        The box ``|alpha_k| <= bound``, ``> 0``; at most ``1e15`` for the hinge loss (the
+        LP solver fails on boxes near its infinity, 1e20).
 
     Returns
     -------
@@ -348,6 +363,7 @@ def minimize_weighted_risk(Z, y, weights, *, loss: str, bound: float) -> np.ndar
         return np.clip(res.x, -bound, bound)
     if not np.all(np.abs(y) == 1.0):
         raise ValueError("y must hold labels in {-1, +1} for the hinge loss")
+    _check_lp_box(bound, "bound")
     return _weighted_hinge_lp(Z, y, w, bound)
 
 
@@ -405,7 +421,8 @@ def random_kitchen_sinks(X, y, family, *, K, seed, loss: str = "quadratic", C=No
         The loss ``c`` of 004 eq. (1): ``(f - y)^2`` or ``max(0, 1 - y f)``.
     C : float, optional
         When given, impose ``||alpha||_inf <= C/K`` (004 eq. 4) and solve exactly
-        (bounded-variable least squares, or a linear program for the hinge loss).
+        (bounded-variable least squares, or a linear program for the hinge loss, which
+        takes ``C/K <= 1e15``: the solver fails on boxes near its infinity, 1e20).
         Default ``None``: unconstrained, as 004 Section 4 runs it in practice.
     ridge : float, default=0.0
         Quadratic loss only: add ``ridge * K * ||alpha||^2`` to (1/m) times the squared
