@@ -474,7 +474,8 @@ class RandomSign(_ProjectionFamily):
     def _kernel(self, X, Y):
         nx, ny, theta = _angles(X, Y)
         k = self.scale**2 * (1.0 - 2.0 * theta / math.pi)
-        return np.where(np.outer(nx, ny) > 0, k, 0.0)
+        # Not outer(nx, ny) > 0: two norms of 1e-200 are not zero, but their product is.
+        return np.where((nx[:, None] > 0) & (ny[None, :] > 0), k, 0.0)
 
     def numba_params(self):
         return np.array([self.scale])

@@ -183,6 +183,10 @@ def test_kernels_see_the_direction_of_tiny_inputs():
     x = np.array([[0.5, 0.0, 0.0]])
     theta = np.arccos(1 / np.sqrt(3))
     assert fam.kernel(X, x)[0, 0] == pytest.approx(fam.scale**2 * (1 - 2 * theta / np.pi), rel=1e-12)
+    # Two tiny points: each norm is positive, their product underflows to 0 (hypothesis again).
+    assert fam.kernel(X, X)[0, 0] == pytest.approx(fam.scale**2, rel=1e-12)
+    W = fam.sample(1000, np.random.default_rng(0))
+    assert np.mean(fam.psi(X, W) ** 2) == pytest.approx(fam.scale**2, rel=1e-12)  # |psi| = s
 
 
 def test_generic_all_pairs_evaluation_in_blocks_equals_the_specialised_one(monkeypatch):
