@@ -37,7 +37,7 @@ def fake_runs(monkeypatch):
 
     def reach_run(defects, claims, *, profile, seed, store):
         calls.append((None, seed))
-        return reach.Reach({c: [] for c in claims}, dict.fromkeys(claims, "holds_after_correction"))
+        return reach.Reach({c: [] for c in claims}, dict.fromkeys(claims, "holds_after_correction"), [])
 
     monkeypatch.setattr(campaign.reach, "reach_run", reach_run)
     monkeypatch.setattr(campaign, "_control_trials", lambda plan, control, common: (None, None))
@@ -163,6 +163,14 @@ def test_reach_prunes_only_trials_that_cannot_change(tmp_path):
                 left = {i: r.record for i, r in a.existing_trials(0, "smoke", c, key).items()}
                 right = {i: r.record for i, r in b.existing_trials(0, "smoke", c, key).items()}
             assert left == right, (d.name, c)
+    # A defect whose functions had no recorder is run in full: nothing is copied for it.
+    other = defects.get("alg1_no_shrink")
+    assert not found.covers(other)
+    with pytest.raises(ValueError, match="no recorder"):
+        found.claims_reached(other)
+    unpruned = campaign.run_defect(other.name, claims, store=tmp_path / "other.sqlite", reach=found,
+                                   control=tmp_path / "control.sqlite", **common)
+    assert unpruned.copied == []
     # The recorders are gone: the library is as it was.
     assert set() == reach._HITS
 

@@ -194,7 +194,7 @@ def _control(plan: Plan) -> dict:
                            profile=plan.profile, jobs=plan.jobs, scheduler=plan.scheduler, quiet=True)
         return {"verdicts": clean.verdicts, "errors": clean.errors, "elapsed_s": clean.elapsed_s}
     return {"verdicts": found.verdicts, "errors": {}, "elapsed_s": time.perf_counter() - start,
-            "reach": found.hits}
+            "reach": found.hits, "reach_recorded": found.recorded}
 
 
 def _control_trials(plan: Plan, control: dict, common: dict) -> tuple[reach.Reach | None, Path | None]:
@@ -204,7 +204,7 @@ def _control_trials(plan: Plan, control: dict, common: dict) -> tuple[reach.Reac
         return None, None
     store = _control_store(plan)
     runner.run(plan.claims, seed=plan.mutation_seed, store=store, **common)
-    return reach.Reach(control["reach"], control["verdicts"]), store
+    return reach.Reach(control["reach"], control["verdicts"], control["reach_recorded"]), store
 
 
 def run_campaign(plan: Plan, out: str | os.PathLike, *, budget_s: float | None = None,

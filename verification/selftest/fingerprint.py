@@ -34,12 +34,17 @@ SOURCES = (
     "verification/verdicts.py",
     "verification/runner.py",
     "verification/store.py",
+    # The self-test's own code that plants defects and computes a unit's verdicts.
     "verification/selftest/defects.py",
     "verification/selftest/injection.py",
     "verification/selftest/dask_plugin.py",
+    "verification/selftest/reach.py",
+    "verification/selftest/mutation.py",
+    "verification/selftest/campaign.py",
 )
 #: the test suites of parts 3 and 4; they live beside the package in a checkout only.
-SUITE_SOURCES = ("tests/test_faults.py", "tests/test_fuzz.py", "tests/conftest.py")
+SUITE_SOURCES = ("tests/conftest.py", "tests/test_engine.py", "tests/test_faults.py", "tests/test_fuzz.py",
+                 "tests/test_store.py")
 
 _PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 

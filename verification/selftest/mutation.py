@@ -159,11 +159,14 @@ def run_defect(name: str | None, claims: Sequence[str], *, profile: str, seed: i
     so that the claim that raised is the one recorded.
 
     With ``reach`` and ``control`` (the reach run's store), the trials of the claims that do
-    not reach the defect are copied from the control instead of run again.
+    not reach the defect are copied from the control instead of run again, provided the reach
+    had a recorder in every function the defect edits.
     """
     copied: list[str] = []
-    if name is not None and reach is not None and control is not None:
-        reached = set(reach.claims_reached(defects_catalog.get(name)))
+    defect = defects_catalog.get(name) if name is not None else None
+    # A reach recorded before this defect existed says nothing of it: no trial is copied.
+    if defect is not None and reach is not None and control is not None and reach.covers(defect):
+        reached = set(reach.claims_reached(defect))
         copied = [c for c in claims if c not in reached]
         Path(store).parent.mkdir(parents=True, exist_ok=True)
         copy_control_trials(copied, name, profile=profile, seed=seed, control=control, store=store)

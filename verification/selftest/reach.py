@@ -125,18 +125,27 @@ class Reach:
         Claim id to the edited functions its trials called.
     verdicts : dict of str to str
         The run's verdicts (the unmodified code, the mutation seed).
+    recorded : list of str
+        The functions that had a recorder: a defect editing any other function is not
+        covered by this reach (:meth:`covers`).
     """
 
     hits: dict[str, list[str]]
     verdicts: dict[str, str]
+    recorded: list[str]
+
+    def covers(self, defect: Defect) -> bool:
+        """Whether every function the defect edits had a recorder."""
+        return targets(defect) <= set(self.recorded)
 
     def claims_reached(self, defect: Defect) -> list[str]:
-        """The claims whose trials call a function the defect edits."""
+        """The claims whose trials call a function the defect edits (``ValueError`` if the
+        reach does not cover the defect)."""
+        if not self.covers(defect):
+            raise ValueError(f"defect: the reach run had no recorder in "
+                             f"{sorted(targets(defect) - set(self.recorded))}")
         edited = targets(defect)
         return [c for c, h in self.hits.items() if edited & set(h)]
-
-    def to_json(self) -> dict:
-        return {"hits": self.hits, "verdicts": self.verdicts}
 
 
 def reach_run(defects: Sequence[Defect], claims: Sequence[str], *, profile: str, seed: int,
@@ -194,4 +203,5 @@ def reach_run(defects: Sequence[Defect], claims: Sequence[str], *, profile: str,
         clear_claim_caches()
         _HITS.clear()  # the decisions' calls: not a trial's
     return Reach({c: sorted(h) for c, h in hits.items()},
-                 {o.claim.id: o.verdict.verdict for o in result.outcomes})
+                 {o.claim.id: o.verdict.verdict for o in result.outcomes},
+                 sorted(set().union(*(targets(d) for d in defects))))
