@@ -28,7 +28,10 @@ SELFTEST_INTRO = (
     "(python -m verification.selftest, nox -s selftest): each planted defect is a mistake a "
     "reimplementation could plausibly contain, planted at run time without editing the source; "
     "the quick profile runs against each, and a claim flags the defect when its verdict differs "
-    "from its expected verdict. The false alarms are the verdicts that differ on the unmodified "
+    "from its expected verdict. Under a defect, only the claims whose trials call a function it "
+    "edits (in the control run, seed 0) run their trials again; the others' trials are the "
+    "control's, the same function of the same seed and code, and every claim is decided with "
+    "the defect planted. The false alarms are the verdicts that differ on the unmodified "
     "code over independent master seeds. The fault and bad-input parts are test suites run by "
     "the self-test.")
 
@@ -83,14 +86,22 @@ def _summary(doc: Mapping) -> Table:
     return key_value_table("self-test summary", rows)
 
 
+def _reached(entry: Mapping) -> str:
+    """How many claims ran their trials under the defect (the others' are the control's)."""
+    if "trials_run_for" not in entry:
+        return "n/a"
+    return f"{len(entry['trials_run_for'])} of {len(entry['verdicts'])}"
+
+
 def _defects(doc: Mapping) -> list[Table]:
     entries = doc["defects"]
     if not entries:
         return []
     listing = Table("planted defects", ("defect", "file", "mistake", "breaks", "flagged by",
-                                        "check added for it"),
+                                        "claims whose trials reach it", "check added for it"),
                     tuple((d["name"], d["module"], d["description"], d["breaks"],
-                           ", ".join(d["flagged_by"]) or "no claim (a gap)", d.get("check_added") or "")
+                           ", ".join(d["flagged_by"]) or "no claim (a gap)",
+                           _reached(d), d.get("check_added") or "")
                           for d in entries))
     # Only the claims that flag some defect get a column: the others would be empty.
     claims = [c for c in doc.get("meta", {}).get("claims", [])
