@@ -224,7 +224,7 @@ def test_selftest_figures_go_into_the_report_and_the_summary(store, tmp_path):
     assert json.loads((tmp_path / "summary.json").read_text())["selftest"] == doc
     for page in ("index.html", "REPORT.md"):
         body = (tmp_path / page).read_text()
-        assert "partial: 1 units pending" in body, page
+        assert "partial: 1 units pending (seeds 1)" in body, page
         assert "1.000 (1 of 1)" in body, page  # the mutation score
         assert "defect-by-claim table" in body, page
         assert "a full disk" in body, page

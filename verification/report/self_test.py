@@ -48,6 +48,15 @@ def _suite_line(part: Mapping | None) -> str:
     return f"{verdict} ({counts}; {part['elapsed_s']:.0f} s)"
 
 
+def _pending(units: list[str]) -> str:
+    """``defect:a, defect:b, seed:3`` as ``defects a, b; seeds 3``."""
+    kinds: dict[str, list[str]] = {}
+    for unit in units:
+        kind, _, name = unit.partition(":")
+        kinds.setdefault(kind, []).append(name)
+    return "; ".join(f"{kind}s {', '.join(names)}" for kind, names in kinds.items())
+
+
 def _summary(doc: Mapping) -> Table:
     fa = doc["false_alarms"]
     meta = doc.get("meta", {})
@@ -56,7 +65,7 @@ def _summary(doc: Mapping) -> Table:
     score = doc["mutation_score"]
     rows = {
         "status": "complete" if doc["complete"] else
-        f"partial: {len(doc['pending'])} units pending ({', '.join(doc['pending'])}); every "
+        f"partial: {len(doc['pending'])} units pending ({_pending(doc['pending'])}); every "
         "figure below is over the finished units only",
         "planted defects run": _share(done, planned),
         "mutation score (defects flagged by at least one claim)":
