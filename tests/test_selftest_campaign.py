@@ -60,8 +60,13 @@ def test_rerun_reuses_every_unit_of_the_same_code(tmp_path, fake_runs):
     assert first["complete"]
     assert first["gaps"] == []
     assert first["mutation_score"] == 1.0
+    doc = json.loads(out.read_text())
+    doc["defects"][0]["trials_copied_from_control"] = [CLAIM]  # as a pruned run records it
+    out.write_text(json.dumps(doc))
     again = campaign.run_campaign(_plan(tmp_path), out)
     assert len(fake_runs) == 3  # nothing ran again
+    assert again["defects"][0]["trials_copied_from_control"] == [CLAIM]  # kept on reuse
+    first["defects"][0].update(trials_copied_from_control=[CLAIM], trials_run_for=[])
     assert again["defects"] == first["defects"]
     assert again["false_alarms"] == first["false_alarms"]
 

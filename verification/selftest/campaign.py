@@ -118,7 +118,8 @@ def _reusable(previous: dict | None, plan: Plan, fingerprint: dict, suite_fp: di
         if meta.get("seed") == plan.mutation_seed:
             for d in previous.get("defects", []):
                 state.defects[d["name"]] = DefectOutcome(d["name"], d["verdicts"], d.get("errors", {}),
-                                                         d.get("elapsed_s", 0.0))
+                                                         d.get("elapsed_s", 0.0),
+                                                         d.get("trials_copied_from_control", []))
     for part in ("faults", "bad_input"):
         entry = previous.get(part)
         if (suite_fp is not None and isinstance(entry, dict)
