@@ -134,8 +134,19 @@ def _false_alarms(doc: Mapping) -> list[Table]:
         rows.append((seed, ", ".join(f"{d['claim']}: {d['verdict']} (expected {d['expected']})"
                                      for d in differing) or "none",
                      f"{entry.get('elapsed_s', 0.0):.0f}"))
-    return [Table("false alarms, seed by seed", ("master seed", "verdicts unlike the expected one",
-                                                 "time (s)"), tuple(rows))]
+    tables = [Table("false alarms, seed by seed", ("master seed", "verdicts unlike the expected one",
+                                                   "time (s)"), tuple(rows))]
+    if fa["differing"]:
+        # The why is written by python -m verification.selftest from the seed's store
+        # (verification.selftest.explain); a document written without the stores lacks it.
+        tables.append(Table(
+            "why each false alarm differs (the claim's decision in that run)",
+            ("master seed", "claim", "verdict", "expected", "why"),
+            tuple((str(d["seed"]), d["claim"], d["verdict"], d["expected"],
+                   per_seed.get(str(d["seed"]), {}).get("why", {}).get(
+                       d["claim"], "not recorded (the run's store was gone when it was written)"))
+                  for d in fa["differing"])))
+    return tables
 
 
 def _suite(doc: Mapping, part: str, title: str) -> list[Table]:

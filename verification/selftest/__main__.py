@@ -29,7 +29,7 @@ from pathlib import Path
 
 from verification import catalog
 from verification.report.markdown import selftest_section
-from verification.selftest import campaign
+from verification.selftest import campaign, explain
 from verification.selftest import defects as defect_catalog
 from verification.store import StoreError
 
@@ -129,6 +129,13 @@ def _report_line(doc: dict) -> str:
             + ("complete" if doc["complete"] else f"{len(doc['pending'])} units pending"))
 
 
+def _store_of(plan: campaign.Plan, seed: int) -> Path:
+    """The store the campaign's run of master ``seed`` wrote (the control's, for the mutation seed)."""
+    if seed == plan.mutation_seed and plan.runs_defects:
+        return campaign._control_store(plan)
+    return plan.workdir / f"seed-{seed}.sqlite"
+
+
 def _run(args) -> int:
     planted = _selected_defects(args.defects)
     known = catalog.load()
@@ -156,6 +163,9 @@ def _run(args) -> int:
     doc = campaign.run_campaign(plan, args.out, budget_s=budget,
                                 say=lambda line: _say(args.quiet, line),
                                 command=["python -m verification.selftest", *sys.argv[1:]])
+    if explain.annotate(doc, doc["meta"]["expected"], lambda seed: _store_of(plan, seed), plan.profile):
+        _say(args.quiet, "some differing verdicts have no why: their stores are gone from --workdir")
+    campaign._write(args.out, doc)
     table = args.out.with_suffix(".md")
     table.write_text("\n".join(["# Self-test", "", *selftest_section(doc)]))
     print(_report_line(doc) + f"; wrote {args.out} and {table}")
