@@ -8,8 +8,9 @@ import pytest
 from iln import theory
 from verification import catalog, runner
 from verification.selftest import __main__ as selftest_cli
-from verification.selftest import defects, injection
+from verification.selftest import campaign, defects, injection
 from verification.selftest.mutation import mutation_campaign
+from verification.store import Store
 
 #: cheap under the smoke profile: the defect sits in the claim's decision (theory.py) ...
 DECISION_DEFECT, DECISION_CLAIM = "theory_hoeffding_range", "iln.lemma4.hoeffding"
@@ -145,3 +146,28 @@ def test_selftest_usage_errors_exit_2_with_one_line(argv, message, capsys, tmp_p
     assert status == 2
     assert message in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_a_unit_computed_again_for_changed_code_does_not_reuse_the_old_codes_trials(
+        tmp_path, monkeypatch, capsys):
+    out, work = tmp_path / "selftest.json", tmp_path / "work"
+    argv = ["--claims", DECISION_CLAIM, "--profile", "smoke", "--seeds", "1", "--jobs", "1",
+            "--quiet", "--parts", "false_alarms", "--workdir", str(work), "--out", str(out)]
+    assert selftest_cli.main(argv) == 0, capsys.readouterr()
+    (old,) = work.rglob("seed-0.sqlite")
+    with Store(old) as db:
+        n_trials = db.count_trials()
+    assert n_trials > 0
+
+    changed = {"sha256": "c" * 64, "files": 1, "versions": {}}
+    monkeypatch.setattr(campaign, "code_fingerprint", lambda *a, **kw: changed)
+    monkeypatch.setattr(selftest_cli, "code_fingerprint", lambda *a, **kw: changed)
+    ran = []
+    real_run = runner.run_batch
+    monkeypatch.setattr(runner, "run_batch", lambda *a, **kw: ran.append(a[3]) or real_run(*a, **kw))
+    assert selftest_cli.main(argv) == 0
+    assert json.loads(out.read_text())["fingerprint"] == changed
+    # every trial ran again, none was read from the old code's store, which is left as it was
+    assert sum(len(batch) for batch in ran) == n_trials
+    assert sorted(p.parent.name for p in work.rglob("seed-0.sqlite")) == sorted([old.parent.name,
+                                                                                  "c" * 16])

@@ -31,6 +31,7 @@ from verification import catalog
 from verification.report.markdown import selftest_section
 from verification.selftest import campaign, explain
 from verification.selftest import defects as defect_catalog
+from verification.selftest.fingerprint import code_fingerprint
 from verification.store import StoreError
 
 __all__ = ["main"]
@@ -81,7 +82,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="local worker processes per run (default: all cores)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run the trials on this Dask scheduler")
     p.add_argument("--workdir", type=Path, default=DEFAULT_WORKDIR,
-                   help="directory of the campaigns' stores (a rerun resumes from them)")
+                   help="directory of the campaigns' stores, one subdirectory per code fingerprint "
+                        "(a rerun of the same code resumes from them; the others may be deleted)")
     p.add_argument("--out", type=Path, default=Path("selftest.json"),
                    help="the JSON document; the table goes beside it as .md")
     p.add_argument("--checkout", type=Path, default=Path(),
@@ -129,6 +131,15 @@ def _report_line(doc: dict) -> str:
             + ("complete" if doc["complete"] else f"{len(doc['pending'])} units pending"))
 
 
+def _stores_of_this_code(workdir: Path) -> Path:
+    """The subdirectory of ``workdir`` for the code as it is now.
+
+    The stores key trials by claim, configuration, seed and defect, not by code: a unit the
+    campaign computes again because the code changed must not find the old code's trials.
+    """
+    return workdir / code_fingerprint()["sha256"][:16]
+
+
 def _store_of(plan: campaign.Plan, seed: int) -> Path:
     """The store the campaign's run of master ``seed`` wrote (the control's, for the mutation seed)."""
     if seed == plan.mutation_seed and plan.runs_defects:
@@ -156,7 +167,7 @@ def _run(args) -> int:
     plan = campaign.Plan(defects=planted, seeds=list(range(args.seeds)), mutation_seed=args.seed,
                          profile=args.profile, claims=claims, parts=tuple(parts),
                          jobs=args.jobs or os.cpu_count() or 1, scheduler=args.scheduler,
-                         workdir=args.workdir, checkout=checkout)
+                         workdir=_stores_of_this_code(args.workdir), checkout=checkout)
     _say(args.quiet, f"self-test: {len(plan.unit_ids())} units ({', '.join(parts)}), "
                      f"{len(claims)} claims, profile {args.profile}")
     budget = None if args.budget_minutes is None else 60.0 * args.budget_minutes
