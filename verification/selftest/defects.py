@@ -396,6 +396,10 @@ _CATALOG = (
         edits=(CodeEdit("iln.baselines.doubly_stochastic", "doubly_stochastic",
                         "steps = step_sizes(T, gamma0, gamma1)", "steps = step_sizes(T, gamma0, 0.0)"),),
         probe=functools.partial(_baseline_probe, "doubly_stochastic"),
+        check_added="iln.sec6.baselines, which replays every round of DSGD and Fixed-Random from "
+                    "the Section 6 description: the only earlier claim that runs DSGD, "
+                    "iln.sec6.figure1, keeps its verdict (violated: Fixed-Random has the lower "
+                    "loss) whatever DSGD does, so it could not flag a DSGD made worse.",
     ),
     Defect(
         name="fixed_random_resampled",
