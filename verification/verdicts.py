@@ -6,7 +6,8 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["HOLDS", "HOLDS_AFTER_CORRECTION", "INCONCLUSIVE", "OUTCOMES", "VIOLATED", "Verdict"]
+__all__ = ["HOLDS", "HOLDS_AFTER_CORRECTION", "INCONCLUSIVE", "OUTCOMES", "VIOLATED", "Verdict",
+           "invariant_verdict"]
 
 #: the printed statement survives a test that could have caught a violation of the stated power.
 HOLDS = "holds"
@@ -103,3 +104,40 @@ class Verdict:
     def with_elapsed(self, elapsed_s: float) -> Verdict:
         """The same verdict with its time filled in."""
         return Verdict(**{**asdict(self), "interval": self.interval, "elapsed_s": float(elapsed_s)})
+
+
+def invariant_verdict(claim_id: str, *, broken: bool, share: float, checked: int, alpha: float,
+                      counterexample: dict | None, n_trials: int, details: dict[str, Any]) -> Verdict:
+    """The verdict of a deterministic invariant checked on every round of every run.
+
+    One breach is a violation and is seen with certainty, so the check's power is one round
+    in ``checked`` and its p-value 0 or 1 (DESIGN.md, Statistics: deterministic rules).
+
+    Parameters
+    ----------
+    claim_id : str
+    broken : bool
+        Whether some round (or final state) breaks the invariant.
+    share : float
+        Breached rounds / ``checked``: the statistic, against the bound 0.
+    checked : int
+        Rounds checked in all.
+    alpha : float
+        The claim's share of the run's false-alarm budget (recorded; a deterministic rule
+        makes no false alarm).
+    counterexample : dict or None
+        The first breach.
+    n_trials : int
+    details : dict
+
+    Returns
+    -------
+    Verdict
+    """
+    return Verdict(
+        claim_id=claim_id, verdict=VIOLATED if broken else HOLDS,
+        rule="deterministic invariant (every round of every run)",
+        statistic=share, bound=0.0, interval=(share, share), level=1.0, alpha=alpha,
+        power=1.0 / checked, tightness=share, counterexample=counterexample, elapsed_s=0.0,
+        n_trials=n_trials, pvalue=0.0 if broken else 1.0, details=details,
+    )

@@ -34,7 +34,7 @@ from iln.data import section6_data
 from iln.features import RandomCoordinate
 from iln.random_streams import child
 from verification.catalog import Claim, Source, register
-from verification.verdicts import HOLDS, VIOLATED, Verdict
+from verification.verdicts import HOLDS, Verdict, invariant_verdict
 
 CLAIM_ID = "iln.sec6.baselines"
 #: relative slack of the comparison: the replay adds the same products in another order,
@@ -138,16 +138,11 @@ def baselines_decide(records, config, alpha) -> Verdict:
                       "largest_deviation": max(rec[name]["largest_deviation"] for rec in records),
                       "weights_deviation": max(rec[name]["weights_deviation"] for rec in records)}
                for name in config["runs"]}
-    return Verdict(
-        claim_id=CLAIM_ID, verdict=VIOLATED if off else HOLDS,
-        rule="deterministic invariant (every round of every run)",
-        statistic=share, bound=0.0, interval=(share, share), level=1.0, alpha=alpha,
-        # One round off in the whole run is seen with certainty.
-        power=1.0 / rounds, tightness=share, counterexample=counterexample, elapsed_s=0.0,
-        n_trials=len(records), pvalue=0.0 if off else 1.0,
+    return invariant_verdict(
+        CLAIM_ID, broken=bool(off), share=share, checked=rounds, alpha=alpha,
+        counterexample=counterexample, n_trials=len(records),
         details={"rounds_checked": rounds, "runs": per_run, "slack": SLACK,
-                 "settings": {name: {"learner": RUNS[name][0], **RUNS[name][1]} for name in config["runs"]}},
-    )
+                 "settings": {name: {"learner": RUNS[name][0], **RUNS[name][1]} for name in config["runs"]}})
 
 
 _STATEMENT = (r"\text{Fixed-Random: } w_1,\dots,w_r \text{ shared by all points; DSGD: } "

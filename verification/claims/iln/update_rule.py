@@ -17,7 +17,7 @@ from iln import theory
 from iln.random_streams import child
 from verification.catalog import Claim, Source, register
 from verification.claims.iln.algorithm1_runs import RUNS, algorithm1_run
-from verification.verdicts import HOLDS, VIOLATED, Verdict
+from verification.verdicts import HOLDS, Verdict, invariant_verdict
 
 #: relative slack of the comparison: the rule's arithmetic is a product or a quotient by 4,
 #: so an implementation of the rule reproduces it to the last bit or close to it.
@@ -87,15 +87,9 @@ def rule_decide(records, config, alpha) -> Verdict:
                       "shrinks": sum(rec[name]["shrinks"] for rec in records),
                       "estimates_on_the_boundary": sum(rec[name]["at_boundary"] for rec in records)}
                for name in config["runs"]}
-    return Verdict(
-        claim_id="iln.alg1.rule", verdict=VIOLATED if breached else HOLDS,
-        rule="deterministic invariant (every round of every run)",
-        statistic=share, bound=0.0, interval=(share, share), level=1.0, alpha=alpha,
-        # One breached round in the whole run is seen with certainty.
-        power=1.0 / rounds, tightness=share, counterexample=counterexample, elapsed_s=0.0,
-        n_trials=len(records), pvalue=0.0 if breached else 1.0,
-        details={"rounds_checked": rounds, "runs": per_run, "slack": SLACK},
-    )
+    return invariant_verdict("iln.alg1.rule", broken=bool(breached), share=share, checked=rounds,
+                             alpha=alpha, counterexample=counterexample, n_trials=len(records),
+                             details={"rounds_checked": rounds, "runs": per_run, "slack": SLACK})
 
 
 _RULE = (r"\text{if } |E_t| < 16B:\ \alpha^{(t+1)} = \alpha^{(t)},\ \alpha_t^{(t+1)} = -\eta(y_t - E_t);"
