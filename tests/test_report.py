@@ -13,6 +13,7 @@ import pytest
 
 from verification import catalog, cli, runner
 from verification.report import ReportError, write_report
+from verification.report.context import gather
 from verification.report.markdown import anchor
 from verification.report.mathml import to_mathml
 from verification.report.plots import claim_plots, tightness_plot
@@ -293,3 +294,19 @@ def test_report_written_again_from_the_verdicts_without_the_trials(store, report
                      "--save-verdicts", str(small)]) == 2
     assert "--save-verdicts" in capsys.readouterr().err
     assert small.read_bytes() == before
+
+
+def test_verdicts_of_several_runs_are_attributed_to_the_run_that_saved_each(store, tmp_path):
+    both = tmp_path / "both.sqlite"
+    runner.run(CLAIMS, profile="smoke", seed=0, jobs=1, store=both, quiet=True)
+    # A claim added later to a store whose other verdicts came from an earlier run.
+    runner.run(["iln.sec6.baselines"], profile="smoke", seed=0, jobs=1, store=both, quiet=True)
+    line = dict(gather(both, tmp_path / "out").reproducibility.rows)[
+        "verdicts shown, by the run that saved them"]
+    assert "run 1 at revision" in line
+    assert "seed 0, started" in line
+    assert line.count(": 2 of the verdicts") == 1
+    assert line.count(": 1 of the verdicts") == 1
+    # One run behind every verdict (the fixture's extra verdict has a seed of no run): no row.
+    assert "verdicts shown, by the run that saved them" not in dict(
+        gather(store, tmp_path / "o").reproducibility.rows)

@@ -224,13 +224,46 @@ def _claim_view(claim: Claim, row, errata: tuple[ErratumView, ...]) -> ClaimView
                      tuple(detail_tables(details)), errata)
 
 
-def _reproducibility(run: RunRow | None, views: tuple[ClaimView, ...]) -> Table | None:
+def _producing_run(view: ClaimView, runs: list[RunRow]) -> RunRow | None:
+    """The run that saved ``view``'s verdict: the latest of its seed and profile that ran the
+    claim and started before the verdict was saved."""
+    for run in reversed(runs):
+        claims = run.meta.get("claims")
+        if (run.seed == view.seed and run.profile == view.profile and run.started <= view.saved_at
+                and (not isinstance(claims, list) or view.id in claims)):
+            return run
+    return None
+
+
+def _runs_behind(views: tuple[ClaimView, ...], runs: list[RunRow]) -> str | None:
+    """One line per run whose verdicts the report shows, when there are several: a store
+    can hold verdicts of runs at different revisions (a claim added later, say)."""
+    counts: dict[int, int] = {}
+    chosen = {}
+    for view in views:
+        if view.verdict is None:
+            continue
+        run = _producing_run(view, runs)
+        if run is not None:
+            counts[run.run_id] = counts.get(run.run_id, 0) + 1
+            chosen[run.run_id] = run
+    if len(chosen) < 2:
+        return None
+    return "; ".join(f"run {i} at revision {str(chosen[i].meta.get('git_revision'))[:12]} ({chosen[i].profile} "
+                     f"profile, seed {chosen[i].seed}, started {chosen[i].started}): {n} of the verdicts"
+                     for i, n in sorted(counts.items()))
+
+
+def _reproducibility(run: RunRow | None, views: tuple[ClaimView, ...],
+                     runs: list[RunRow] = ()) -> Table | None:
     if run is None:
         return None
     m = run.meta
     versions = m.get("versions") if isinstance(m.get("versions"), Mapping) else {}
     elapsed = m.get("elapsed_s")
+    behind = _runs_behind(views, list(runs))
     return key_value_table("reproducibility", {
+        **({"verdicts shown, by the run that saved them": behind} if behind else {}),
         "command (as recorded)": m.get("command"),
         "to reproduce": f"iln-verify run --profile {run.profile} --seed {run.seed}",
         "seed": run.seed, "profile": run.profile,
@@ -312,6 +345,7 @@ def gather(store: str | Path, out: str | Path) -> ReportContext:
     with Store(store) as db:
         rows = {claim_id: db.latest_verdict(claim_id) for claim_id in known}
         run = db.latest_run()
+        runs = db.runs()
     errata, numbers = [], {}
     for e in catalog.errata():
         numbers[e.claim_id] = numbers.get(e.claim_id, 0) + 1
@@ -324,5 +358,5 @@ def gather(store: str | Path, out: str | Path) -> ReportContext:
     tightness = tightness_plot([(c.id, c.verdict.tightness, c.verdict.verdict)
                                 for c in views if c.verdict is not None])
     selftest = _selftest(store, out)
-    return ReportContext(views, errata, run, _reproducibility(run, views), tightness, selftest,
+    return ReportContext(views, errata, run, _reproducibility(run, views, runs), tightness, selftest,
                          _summary(views, run, selftest))
