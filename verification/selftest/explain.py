@@ -9,10 +9,12 @@ one sentence says which kind of miss it is:
   true statement, which it does with probability at most ``alpha`` (a type-I error) -- unless
   the implementation or the claim's reading is wrong, which the p-value alone cannot tell
   apart, so the sentence gives the numbers;
-* ``inconclusive``: the interval straddles the bound, which happens when the instances come
-  closer to the bound than the check's power resolves;
-* an erratum (expected ``violated`` or ``holds_after_correction``) found ``holds``: the
-  violation is smaller than the power at this profile (a type-II error);
+* ``inconclusive`` where the statement was expected to hold: the interval straddles the bound,
+  which happens when the instances come closer to the bound than the check's power resolves;
+* an erratum (expected ``violated`` or ``holds_after_correction``) found ``inconclusive`` or
+  ``holds``: the violation was not significant at the claim's ``alpha`` (a type-II error); the
+  sentence sets the measured distance from the bound beside the smallest violation the check
+  detects with probability 0.9 (:class:`~verification.verdicts.Verdict` ``power``);
 * ``error``: the claim's trials raised; the sentence is the error.
 
 The sentences are kept in the per-seed entries of ``selftest.json`` (``"why"``), so a campaign
@@ -21,6 +23,7 @@ resumed without the stores keeps them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -37,16 +40,27 @@ _TYPE_ONE = ("the test rejected the printed statement, which for a true statemen
              "probability at most alpha (a type-I error)")
 
 
-def _kind(expected: str, found: str) -> str:
+def _undetected(verdict: Verdict) -> str:
+    """A violation that was expected and not found: its size beside the check's power."""
+    gap = abs(verdict.statistic - verdict.bound)
+    size = (f" (the measured distance from the bound, {format_value(gap)}, is "
+            f"{'below' if gap < verdict.power else 'not below'} the smallest violation the check "
+            f"detects with probability 0.9, {format_value(verdict.power)})"
+            if math.isfinite(gap) and math.isfinite(verdict.power) else "")
+    return ("the printed statement's violation was not significant at the claim's alpha: it is "
+            f"smaller than the check resolves at this profile{size} (a type-II error)")
+
+
+def _kind(expected: str, verdict: Verdict) -> str:
     """The kind of miss, from the expected and the found verdict."""
+    found = verdict.verdict
+    if expected in _REJECTED and found in (outcomes.INCONCLUSIVE, outcomes.HOLDS):
+        return _undetected(verdict)
     if found == outcomes.INCONCLUSIVE:
         return ("the interval straddles the bound: the instances came closer to the bound than "
                 "the check's power resolves")
     if expected == outcomes.HOLDS and found in _REJECTED:
         return _TYPE_ONE
-    if expected in _REJECTED and found == outcomes.HOLDS:
-        return ("the printed statement's violation was not detected: it is smaller than the "
-                "check's power at this profile (a type-II error)")
     if expected == outcomes.HOLDS_AFTER_CORRECTION and found == outcomes.VIOLATED:
         return ("the printed statement's violation was found, and the corrected statement was "
                 "rejected too, which for a true correction happens with probability at most "
@@ -81,10 +95,15 @@ def why(verdict: Verdict, expected: str) -> str:
     """
     numbers = (f"{verdict.rule}: statistic {format_value(verdict.statistic)} vs bound "
                f"{format_value(verdict.bound)}, interval {format_value(list(verdict.interval))} at "
-               f"level {format_value(verdict.level)}, p = {format_value(verdict.pvalue)} vs alpha = "
+               f"level {_level(verdict.level)}, p = {format_value(verdict.pvalue)} vs alpha = "
                f"{format_value(verdict.alpha)}, power {format_value(verdict.power)}, tightness "
                f"{format_value(verdict.tightness)}, {verdict.n_trials} trials")
-    return f"{verdict.verdict}, expected {expected}: {_kind(expected, verdict.verdict)}. {numbers}"
+    return f"{verdict.verdict}, expected {expected}: {_kind(expected, verdict)}. {numbers}"
+
+
+def _level(level: float) -> str:
+    """A coverage near one as ``1 - x``: four significant digits would round 0.99996 to 1."""
+    return f"1 - {format_value(1.0 - level)}" if 0.999 < level < 1.0 else format_value(level)
 
 
 def annotate(doc: dict, expected: Mapping[str, str], store_for: Callable[[int], Path],
