@@ -136,6 +136,16 @@ def _false_alarms(doc: Mapping) -> list[Table]:
                      f"{entry.get('elapsed_s', 0.0):.0f}"))
     tables = [Table("false alarms, seed by seed", ("master seed", "verdicts unlike the expected one",
                                                    "time (s)"), tuple(rows))]
+    if fa.get("by_claim"):
+        n = len(fa["seeds"])
+        tables.append(Table(
+            f"false alarms by claim (rate over the {n} master seeds, {format_value(fa['level'])} "
+            "Clopper-Pearson interval)",
+            ("claim", "expected", "found", "seeds", "rate", "interval"),
+            tuple((claim, e["expected"], ", ".join(f"{v} {k}" for k, v in e["found"].items()),
+                   ", ".join(map(str, e["seeds"])), f"{len(e['seeds'])} of {n}",
+                   format_value(e["interval"]))
+                  for claim, e in fa["by_claim"].items())))
     if fa["differing"]:
         # The why is written by python -m verification.selftest from the seed's store
         # (verification.selftest.explain); a document written without the stores lacks it.

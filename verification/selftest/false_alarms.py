@@ -61,7 +61,30 @@ class FalseAlarms:
         run_ci = statistics.clopper_pearson(runs, len(self.seeds), LEVEL)
         return {**out, "rate": k / self.n_verdicts, "interval": [ci.low, ci.high],
                 "runs_with_a_difference": runs, "run_rate": runs / len(self.seeds),
-                "run_interval": [run_ci.low, run_ci.high]}
+                "run_interval": [run_ci.low, run_ci.high], "by_claim": self.by_claim()}
+
+    def by_claim(self) -> dict:
+        """Per claim with a differing verdict: the seeds, the verdicts found, and the rate.
+
+        The pooled rate hides where the misses are; a claim that misses on many seeds has a
+        check without the power its profile was planned for, which the per-claim rate and its
+        Clopper-Pearson interval over the seeds show.
+
+        Returns
+        -------
+        dict
+            Claim id to ``{"expected", "seeds", "found", "rate", "interval"}``, where ``found``
+            counts each differing verdict; in the order the claims first differ.
+        """
+        out: dict[str, dict] = {}
+        for d in self.differing:
+            entry = out.setdefault(d["claim"], {"expected": d["expected"], "seeds": [], "found": {}})
+            entry["seeds"].append(d["seed"])
+            entry["found"][d["verdict"]] = entry["found"].get(d["verdict"], 0) + 1
+        for entry in out.values():
+            ci = statistics.clopper_pearson(len(entry["seeds"]), len(self.seeds), LEVEL)
+            entry.update(rate=len(entry["seeds"]) / len(self.seeds), interval=[ci.low, ci.high])
+        return out
 
 
 def differing_verdicts(per_seed: Mapping[int, Mapping[str, str]]) -> list[dict]:

@@ -1,0 +1,42 @@
+"""The false alarms per claim (issue #8): the pooled rate hides a claim that misses on many
+seeds; the per-claim count, its Clopper-Pearson interval and the report's table show it."""
+
+import pytest
+
+from verification.report.self_test import selftest_tables
+from verification.selftest.false_alarms import FalseAlarms
+
+
+def _alarms():
+    differing = [{"seed": 1, "claim": "b", "verdict": "inconclusive", "expected": "violated"},
+                 {"seed": 1, "claim": "a", "verdict": "violated", "expected": "holds"},
+                 {"seed": 3, "claim": "b", "verdict": "holds", "expected": "violated"},
+                 {"seed": 4, "claim": "b", "verdict": "inconclusive", "expected": "violated"}]
+    return FalseAlarms([0, 1, 2, 3, 4], ["a", "b", "c"], differing, "quick", 1.0)
+
+
+def test_by_claim_counts_each_claims_seeds_and_verdicts_with_an_exact_interval():
+    by_claim = _alarms().to_json()["by_claim"]
+    assert list(by_claim) == ["b", "a"]  # the order in which the claims first differ
+    b = by_claim["b"]
+    assert (b["expected"], b["seeds"], b["found"]) == ("violated", [1, 3, 4], {"inconclusive": 2, "holds": 1})
+    assert b["rate"] == pytest.approx(3 / 5)
+    low, high = b["interval"]
+    # Clopper-Pearson at k = 3, n = 5, 95%: the known ends 0.1466 and 0.9473.
+    assert (low, high) == (pytest.approx(0.1466, abs=1e-4), pytest.approx(0.9473, abs=1e-4))
+    assert by_claim["a"]["seeds"] == [1]
+    assert "c" not in by_claim  # never differed
+
+
+def test_the_report_has_a_row_per_claim_and_no_table_without_false_alarms():
+    fa = _alarms().to_json()
+    fa["per_seed"] = {str(s): {"verdicts": {}, "elapsed_s": 1.0} for s in fa["seeds"]}
+    doc = {"complete": True, "pending": [], "defects": [], "mutation_score": None, "gaps": [],
+           "false_alarms": fa, "faults": None, "bad_input": None, "meta": {}}
+    (table,) = [t for t in selftest_tables(doc) if t.title.startswith("false alarms by claim")]
+    assert "5 master seeds" in table.title
+    assert table.rows[0][:5] == ("b", "violated", "2 inconclusive, 1 holds", "1, 3, 4", "3 of 5")
+    quiet = FalseAlarms([0, 1], ["a"], [], "quick", 1.0).to_json()
+    assert quiet["by_claim"] == {}
+    doc["false_alarms"] = {**quiet, "per_seed": {"0": {"verdicts": {}}, "1": {"verdicts": {}}}}
+    assert not [t for t in selftest_tables(doc) if t.title.startswith("false alarms by claim")]
