@@ -35,7 +35,8 @@ def test_the_report_has_a_row_per_claim_and_no_table_without_false_alarms():
            "false_alarms": fa, "faults": None, "bad_input": None, "meta": {}}
     (table,) = [t for t in selftest_tables(doc) if t.title.startswith("false alarms by claim")]
     assert "5 master seeds" in table.title
-    assert table.rows[0][:5] == ("b", "violated", "2 inconclusive, 1 holds", "1, 3, 4", "3 of 5")
+    assert table.rows[0] == ("b", "violated", "2 inconclusive, 1 holds", "1, 3, 4", "3 of 5",
+                             "[0.1466, 0.9473]")
     quiet = FalseAlarms([0, 1], ["a"], [], "quick", 1.0).to_json()
     assert quiet["by_claim"] == {}
     doc["false_alarms"] = {**quiet, "per_seed": {"0": {"verdicts": {}}, "1": {"verdicts": {}}}}

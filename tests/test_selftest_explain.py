@@ -19,7 +19,7 @@ CLAIM = "iln.lemma4.hoeffding"  # cheap under the smoke profile; expected holds_
 
 def _verdict(found, **kw):
     base = dict(claim_id="c", verdict=found, rule="probability bound", statistic=0.2, bound=0.1,
-                interval=(0.15, 0.25), level=0.99, alpha=0.001, power=0.05, tightness=2.0,
+                interval=(0.15, 0.25), level=0.99, alpha=0.001, power=0.15, tightness=2.0,
                 counterexample=None, elapsed_s=1.0, n_trials=400, pvalue=0.0004)
     return Verdict(**{**base, **kw})
 
@@ -28,7 +28,7 @@ def _verdict(found, **kw):
     ("holds", "violated", "type-I error"),
     ("holds", "inconclusive", "interval straddles the bound"),
     ("violated", "inconclusive", "type-II error"),
-    ("holds_after_correction", "inconclusive", "type-II error"),
+    ("holds_after_correction", "inconclusive", "check of the corrected statement was undecided"),
     ("violated", "holds", "type-II error"),
     ("holds_after_correction", "holds", "type-II error"),
     ("holds", "holds_after_correction", "type-I error"),
@@ -40,19 +40,29 @@ def test_why_names_the_kind_of_miss_and_the_decision_numbers(expected, found, ki
     assert text.startswith(f"{found}, expected {expected}: ")
     assert kind in text
     for number in ("statistic 0.2", "bound 0.1", "[0.15, 0.25]", "p = 0.0004", "alpha = 0.001",
-                   "power 0.05", "400 trials"):
+                   "power 0.15", "400 trials"):
         assert number in text
 
 
-def test_an_undetected_violation_sets_its_size_beside_the_power_and_a_level_near_one_keeps_digits():
-    # The seed-1 false alarm of the committed campaign: Figure 1 at budget 2e4, Fixed-Random
-    # lower by 0.023 where the quick profile resolves 0.037, at level 1 - 1.8e-6.
+def test_an_undetected_violation_gives_p_against_alpha_and_a_level_near_one_keeps_digits():
+    # The seed-1 false alarm of the committed campaign: Figure 1 with p = 0.0006 > alpha at
+    # level 1 - 1.8e-6 (four significant digits would print 1).
     text = explain.why(_verdict("inconclusive", statistic=0.02288, bound=0.0, power=0.03686,
+                                pvalue=0.0006047, alpha=4.348e-05,
                                 level=1 - 1.8115942028985508e-06), "violated")
-    assert "distance from the bound, 0.02288, is below the smallest violation" in text
-    assert "probability 0.9, 0.03686" in text
+    assert "not significant (p = 0.0006047 vs alpha = 4.348e-05): a type-II error" in text
     assert "level 1 - 1.812e-06" in text
-    assert "not below" in explain.why(_verdict("holds", statistic=0.2, bound=0.1, power=0.05), "violated")
+    assert "level 0.999," in explain.why(_verdict("inconclusive", level=0.999), "holds")
+    assert "level NaN," in explain.why(_verdict("inconclusive", level=float("nan")), "holds")
+
+
+@pytest.mark.parametrize(("pvalue", "kind"), [
+    (0.0004, "violation was found (p <= alpha), but the check of the corrected statement was undecided"),
+    (0.2, "not significant (p = 0.2 vs alpha = 0.001): a type-II error"),
+    (float("nan"), "not significant (p = NaN vs alpha = 0.001): a type-II error"),
+])
+def test_a_correction_found_inconclusive_says_which_check_was_undecided(pvalue, kind):
+    assert kind in explain.why(_verdict("inconclusive", pvalue=pvalue), "holds_after_correction")
 
 
 def _doc(per_seed):

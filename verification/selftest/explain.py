@@ -12,9 +12,13 @@ one sentence says which kind of miss it is:
 * ``inconclusive`` where the statement was expected to hold: the interval straddles the bound,
   which happens when the instances come closer to the bound than the check's power resolves;
 * an erratum (expected ``violated`` or ``holds_after_correction``) found ``inconclusive`` or
-  ``holds``: the violation was not significant at the claim's ``alpha`` (a type-II error); the
-  sentence sets the measured distance from the bound beside the smallest violation the check
-  detects with probability 0.9 (:class:`~verification.verdicts.Verdict` ``power``);
+  ``holds``: the violation was not significant at the claim's ``alpha`` (a type-II error),
+  which the check makes for a violation smaller than its power (the ``power`` of
+  :class:`~verification.verdicts.Verdict`) -- except for a corrected claim found
+  ``inconclusive`` with ``p <= alpha``: the printed statement's violation was found and the
+  corrected statement's check was undecided.  The sentence does not set the statistic against
+  the power: whether ``power`` is a distance from the bound or a value of the statistic
+  depends on the rule, so the numbers are given as the run saved them;
 * ``error``: the claim's trials raised; the sentence is the error.
 
 The sentences are kept in the per-seed entries of ``selftest.json`` (``"why"``), so a campaign
@@ -40,22 +44,24 @@ _TYPE_ONE = ("the test rejected the printed statement, which for a true statemen
              "probability at most alpha (a type-I error)")
 
 
-def _undetected(verdict: Verdict) -> str:
-    """A violation that was expected and not found: its size beside the check's power."""
-    gap = abs(verdict.statistic - verdict.bound)
-    size = (f" (the measured distance from the bound, {format_value(gap)}, is "
-            f"{'below' if gap < verdict.power else 'not below'} the smallest violation the check "
-            f"detects with probability 0.9, {format_value(verdict.power)})"
-            if math.isfinite(gap) and math.isfinite(verdict.power) else "")
-    return ("the printed statement's violation was not significant at the claim's alpha: it is "
-            f"smaller than the check resolves at this profile{size} (a type-II error)")
+def _undetected(expected: str, verdict: Verdict) -> str:
+    """An expected violation that was not found, or a correction left undecided."""
+    if (expected == outcomes.HOLDS_AFTER_CORRECTION and verdict.verdict == outcomes.INCONCLUSIVE
+            and math.isfinite(verdict.pvalue)
+            and verdict.pvalue <= verdict.alpha):
+        return ("the printed statement's violation was found (p <= alpha), but the check of the "
+                "corrected statement was undecided: its interval straddles its bound")
+    return (f"the printed statement's violation was not significant (p = {format_value(verdict.pvalue)} "
+            f"vs alpha = {format_value(verdict.alpha)}): a type-II error, which the check makes for "
+            "a violation smaller than its power at this profile (and with probability at most 0.1 "
+            "for a larger one)")
 
 
 def _kind(expected: str, verdict: Verdict) -> str:
     """The kind of miss, from the expected and the found verdict."""
     found = verdict.verdict
     if expected in _REJECTED and found in (outcomes.INCONCLUSIVE, outcomes.HOLDS):
-        return _undetected(verdict)
+        return _undetected(expected, verdict)
     if found == outcomes.INCONCLUSIVE:
         return ("the interval straddles the bound: the instances came closer to the bound than "
                 "the check's power resolves")
@@ -85,12 +91,12 @@ def why(verdict: Verdict, expected: str) -> str:
     Examples
     --------
     >>> v = Verdict("c", "violated", "probability bound", 0.2, 0.1, (0.15, 0.25), 0.99, 0.001,
-    ...             0.05, 2.0, None, 1.0, 400, 0.0004)
+    ...             0.15, 2.0, None, 1.0, 400, 0.0004)
     >>> why(v, "holds")  # doctest: +NORMALIZE_WHITESPACE
     'violated, expected holds: the test rejected the printed statement, which for a true
     statement happens with probability at most alpha (a type-I error). probability bound:
     statistic 0.2 vs
-    bound 0.1, interval [0.15, 0.25] at level 0.99, p = 0.0004 vs alpha = 0.001, power 0.05,
+    bound 0.1, interval [0.15, 0.25] at level 0.99, p = 0.0004 vs alpha = 0.001, power 0.15,
     tightness 2, 400 trials'
     """
     numbers = (f"{verdict.rule}: statistic {format_value(verdict.statistic)} vs bound "

@@ -5,7 +5,8 @@ from the claim's expected verdict is counted.  The seeds are independent replica
 count over ``n = seeds x claims`` verdicts gets an exact binomial (Clopper-Pearson) interval
 (:func:`verification.statistics.clopper_pearson`), and so does the share of runs with at least
 one differing verdict, the quantity the run's family-wise budget (DESIGN.md, Statistics)
-bounds for the claims whose expected verdict is ``holds``.
+bounds for the claims whose expected verdict is ``holds``.  Per claim, the share of seeds on
+which it differs gets the same interval over ``n = seeds`` (:meth:`FalseAlarms.by_claim`).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ class FalseAlarms:
         return len(self.seeds) * len(self.claims)
 
     def to_json(self) -> dict:
-        """The ``"false_alarms"`` entry of ``selftest.json``."""
+        """The ``"false_alarms"`` entry of ``selftest.json``, with :meth:`by_claim` under ``"by_claim"``."""
         out = {"seeds": list(self.seeds), "claims": list(self.claims), "profile": self.profile,
                "differing": list(self.differing), "n_verdicts": self.n_verdicts, "level": LEVEL,
                "elapsed_s": self.elapsed_s}
@@ -66,9 +67,11 @@ class FalseAlarms:
     def by_claim(self) -> dict:
         """Per claim with a differing verdict: the seeds, the verdicts found, and the rate.
 
-        The pooled rate hides where the misses are; a claim that misses on many seeds has a
-        check without the power its profile was planned for, which the per-claim rate and its
-        Clopper-Pearson interval over the seeds show.
+        The pooled rate over ``seeds x claims`` hides where the misses are.  A claim that
+        differs on many seeds is either rejecting a true statement more often than its alpha
+        allows (expected ``holds``) or missing a violation smaller than its profile resolves
+        (expected ``violated``); its share of the seeds, with a Clopper-Pearson interval over
+        ``n = seeds`` (one verdict per seed), says how often.
 
         Returns
         -------
