@@ -143,7 +143,7 @@ def _false_alarms(doc: Mapping) -> list[Table]:
             "Clopper-Pearson interval)",
             ("claim", "expected", "found", "seeds", "rate", "interval"),
             tuple((claim, e["expected"], ", ".join(f"{v} {k}" for k, v in e["found"].items()),
-                   ", ".join(map(str, e["seeds"])), f"{len(e['seeds'])} of {n}",
+                   ", ".join(map(str, e["seeds"])), _share(len(e["seeds"]), n),
                    format_value(e["interval"]))
                   for claim, e in fa["by_claim"].items())))
     if fa["differing"]:
