@@ -498,7 +498,8 @@ def events_decide(records, config, alpha) -> Verdict:
         rule="deterministic implication on every replay (event => E1 or E2), with the frequencies",
         statistic=k_bad / n, bound=0.0, interval=(0.0, high), level=level, alpha=alpha,
         power=1.0 - 0.1 ** (1.0 / n), tightness=tightness, counterexample=counterexample,
-        elapsed_s=0.0, n_trials=n, pvalue=0.0 if counterexample else 1.0,
+        # Both violations are deterministic (a replay outside E1 or E2; the strict '<' at t = 1).
+        elapsed_s=0.0, n_trials=n, pvalue=0.0 if counterexample or first["strict_fails"] else 1.0,
         details={"states": _states_details(config["grid"]), "points": rows,
                  "worst_point": worst[1], "printed_strict_at_t1": first,
                  "note": "Algorithm 1 shrinks at |E_t| >= 16B while both events need |E_t| > 16B: a "
