@@ -243,14 +243,16 @@ def test_same_seed_same_sequence():
     assert not np.array_equal(a.low, c.low) or not np.array_equal(a.high, c.high)
 
 
-def test_grid_sequence_is_conservative_by_less_than_one_step():
+@pytest.mark.parametrize("m_truncation", [False, True])
+def test_grid_sequence_is_conservative_by_less_than_one_step(m_truncation):
     # Every m outside the reported interval at time t has been excluded by the exact capital
     # by t (the grid never under-covers), and the grid point just inside each reported end has
-    # not (the widening is less than one grid step).
+    # not (the widening is less than one grid step). Both rest on the capital being monotone
+    # in m, which the truncation at c/m and c/(1-m) must not break either.
     alpha, n = 0.1, 800
-    for seed, law in enumerate(["bernoulli0.3", "beta", "two-point"]):
+    for seed, law in enumerate(["bernoulli0.3", "beta", "two-point", "bernoulli0.01"]):
         values, _, lower, upper = draw(law, np.random.default_rng([20261131, seed]), n)
-        cs = betting_confidence_sequence(values, lower, upper, alpha)
+        cs = betting_confidence_sequence(values, lower, upper, alpha, m_truncation=m_truncation)
         step = (upper - lower) / DEFAULT_GRID
         for t in (5, 50, 400, n):
             low, high = cs.low[t - 1], cs.high[t - 1]
@@ -259,12 +261,14 @@ def test_grid_sequence_is_conservative_by_less_than_one_step():
             for m in outside:
                 if m in (lower, upper) and m in (low, high):
                     continue  # the end of the range, reported when nothing is excluded there
-                first = hedged_capital(values[:t], m, lower, upper, alpha).first_exclusion
-                assert first is not None, (law, t, m)
+                capital = hedged_capital(values[:t], m, lower, upper, alpha,
+                                         m_truncation=m_truncation)
+                assert capital.first_exclusion is not None, (law, t, m)
             for m in (low + step, high - step):
                 if low + step < high - step:
-                    first = hedged_capital(values[:t], m, lower, upper, alpha).first_exclusion
-                    assert first is None, (law, t, m)
+                    capital = hedged_capital(values[:t], m, lower, upper, alpha,
+                                             m_truncation=m_truncation)
+                    assert capital.first_exclusion is None, (law, t, m)
 
 
 def test_results_are_typed_and_read_only():

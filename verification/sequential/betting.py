@@ -12,11 +12,13 @@ Reference
 I. Waudby-Smith and A. Ramdas, "Estimating means of bounded random variables by betting",
 *Journal of the Royal Statistical Society, Series B* 86(1), 1-27, 2024 (published online 2023),
 doi:10.1093/jrsssb/qkad009, arXiv:2010.09686. This module implements its hedged-capital
-confidence sequence with predictable plug-in bets ("PrPl-H"; Section 4 of the paper, the hedged
-capital process and its Theorem 3; the plug-in bets are those of the PrPl-EB confidence sequence
-of its Section 3). The ``confseq`` package of the authors does not build on this machine, so
-the construction is written out here and tested by simulation
-(``tests/test_confidence_sequence.py``).
+confidence sequence (the "hedged capital process" ``K^hgd`` of the paper's betting section,
+Section 4 of the arXiv version, with its Theorem 3) with the predictable plug-in bets of its
+PrPl-EB confidence sequence (Section 3, Theorem 2). The section and theorem numbers are quoted
+from memory of the arXiv version: the text was not available offline when this was written, so
+the formulas below, not the numbers, are the specification. The ``confseq`` package of the
+authors does not build on this machine, so the construction is written out here and tested by
+simulation (``tests/test_confidence_sequence.py``).
 
 Construction
 ------------
@@ -39,6 +41,8 @@ The bets are the paper's predictable plug-in bets::
     mu_hat_t     = (1/2 + sum_{i <= t} x_i) / (t + 1)
     sigma2_hat_t = (1/4 + sum_{i <= t} (x_i - mu_hat_i)^2) / (t + 1)
     lambda_t     = sqrt(2 log(2 / alpha) / (sigma2_hat_{t-1} t log(t + 1)))
+
+(``alpha`` enters only this tuning: any predictable bet keeps the level.)
 
 truncated by default at ``lambda+_t = lambda-_t = min(lambda_t, c)`` with ``c = truncation``
 (the paper uses 1/2 or 3/4), as in the paper's PrPl-EB bets; this is valid for every ``m`` at
