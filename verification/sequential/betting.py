@@ -572,13 +572,12 @@ class SequentialMeanTest:
             raise ValueError(f"bound must lie in [lower, upper] = [{s.lower!r}, {s.upper!r}], "
                              f"got {bound!r}")
         capital = self.capital(bound)
-        bound = capital.mean
         cs = self.confidence_sequence()
         above = cs.low > bound  # NaN (empty) compares False: an empty sequence decides nothing
         below = cs.high < bound
         violated, holds = (above, below) if claim == "<=" else (below, above)
-        log_plus = math.log(self._settings.theta) + capital.log_plus
-        log_minus = math.log1p(-self._settings.theta) + capital.log_minus
+        log_plus = math.log(s.theta) + capital.log_plus
+        log_minus = math.log1p(-s.theta) + capital.log_minus
         against, against_negation = (log_plus, log_minus) if claim == "<=" else (log_minus,
                                                                                  log_plus)
         decided = violated | holds
@@ -588,11 +587,11 @@ class SequentialMeanTest:
             stopping_time: int | None = index + 1
         else:
             index, outcome, stopping_time = self.n - 1, "undecided", None
-        low = float(cs.low[index]) if self.n else self._settings.lower
-        high = float(cs.high[index]) if self.n else self._settings.upper
+        low = float(cs.low[index]) if self.n else s.lower
+        high = float(cs.high[index]) if self.n else s.upper
         return SequentialDecision(outcome, stopping_time, _pvalue(against),
-                                  _pvalue(against_negation), bound, claim, low, high,
-                                  self._settings.alpha, self.n)
+                                  _pvalue(against_negation), bound, claim, low, high, s.alpha,
+                                  self.n)
 
 
 def betting_confidence_sequence(values: ArrayLike, lower: float, upper: float, alpha: float, *,
