@@ -87,8 +87,8 @@ class Verdict:
         The smallest value of statistic / bound, oriented so that above 1 the printed
         statement is exceeded, that the rule detects with probability at least 0.9
         (:data:`verification.catalog.DESIGN_POWER`) at its sample size and level; infinite
-        when no violation can be detected (null in JSON, with ``details["can_fail"]``
-        false), NaN when the claim's rule has not been moved to
+        when no violation can be detected (the string ``"inf"`` in JSON, with
+        ``details["can_fail"]`` false), NaN when the claim's rule has not been moved to
         :mod:`verification.rules` yet.
     family : dict or None
         The multiple-testing family the verdict was decided in: the run's family-wise
@@ -121,6 +121,9 @@ class Verdict:
         """A JSON-ready dict (non-finite numbers become null, at any depth)."""
         out = _json_ready(asdict(self))
         out["interval"] = [_finite_or_none(v) for v in self.interval]
+        if math.isinf(self.min_detectable_ratio):
+            # "no violation is detectable" must not read as "not computed" (null).
+            out["min_detectable_ratio"] = "inf"
         return out
 
     @classmethod
@@ -129,7 +132,7 @@ class Verdict:
         data = dict(data)
         for key in _NUMBERS:
             # A verdict stored before a field existed lacks it: NaN, as for a null.
-            data[key] = math.nan if data.get(key) is None else data[key]
+            data[key] = math.nan if data.get(key) is None else float(data[key])
         data["interval"] = tuple(math.nan if v is None else v for v in data["interval"])
         return cls(**data)
 

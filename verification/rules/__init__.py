@@ -28,7 +28,8 @@ from verification.rules.family import Family, holm_family
 from verification.rules.grid import PointDecision, grid_verdict, with_correction
 from verification.rules.invariant import invariant
 from verification.rules.mean import MeanPoint, mean_bound
-from verification.rules.probability import TailPoint, probability_bound
+from verification.rules.probability import TailPoint, bracketed, probability_bound, tail_point
 
-__all__ = ["EqualityPoint", "Family", "MeanPoint", "PointDecision", "TailPoint", "equivalence",
-           "grid_verdict", "holm_family", "invariant", "mean_bound", "probability_bound", "with_correction"]
+__all__ = ["EqualityPoint", "Family", "MeanPoint", "PointDecision", "TailPoint", "bracketed", "equivalence",
+           "grid_verdict", "holm_family", "invariant", "mean_bound", "probability_bound", "tail_point",
+           "with_correction"]

@@ -146,21 +146,25 @@ def _sortable(ratio: float) -> float:
     return -math.inf if math.isnan(ratio) else ratio
 
 
-def with_correction(printed: Verdict, corrected: Verdict, details: Mapping[str, Any] | None = None) -> Verdict:
-    """One verdict from the printed statement's and the corrected statement's own checks.
+def with_correction(printed: Verdict, corrected: Verdict, alpha: float,
+                    details: Mapping[str, Any] | None = None) -> Verdict:
+    """One verdict from the printed statement's and the corrected statement's own checks,
+    each decided at ``alpha / 2``.
 
-    For claims whose correction changes the algorithm run rather than the bound (the printed
-    and the corrected variant are separate runs): ``holds_after_correction`` when the printed
-    check is violated and the corrected one holds, ``violated`` when both are, else
-    inconclusive; without a printed violation, the printed verdict.  Both sub-verdicts are
-    kept in ``details`` (``verdict_printed``, ``verdict_corrected``).
+    For claims whose correction changes the algorithm run or the event rather than only the
+    bound: ``holds_after_correction`` when the printed check is violated and the corrected
+    one holds, ``violated`` when both are, else inconclusive; without a printed violation,
+    the printed verdict.  The p-value is the printed check's, doubled (Bonferroni over the
+    two checks), so that it agrees with deciding at ``alpha``.  Both sub-verdicts are kept
+    in ``details`` (``verdict_printed``, ``verdict_corrected``).
     """
     info = {**printed.details, **(details or {}), "verdict_printed": printed.verdict,
             "verdict_corrected": corrected.verdict,
             "corrected": {k: corrected.details.get(k) for k in ("points", "worst_point", "reason")}}
-    if printed.verdict != VIOLATED:
-        return replace(printed, details=info)
-    outcome, why = _after_violation(corrected.verdict == HOLDS, corrected.verdict == VIOLATED)
-    if why:
+    outcome, why = printed.verdict, printed.details.get("reason")
+    if printed.verdict == VIOLATED:
+        outcome, why = _after_violation(corrected.verdict == HOLDS, corrected.verdict == VIOLATED)
+    info.pop("reason", None)
+    if why and outcome == INCONCLUSIVE:
         info["reason"] = why
-    return replace(printed, verdict=outcome, details=info)
+    return replace(printed, verdict=outcome, alpha=alpha, pvalue=min(1.0, 2 * printed.pvalue), details=info)

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+import numpy as np
 
 from verification import statistics
 from verification.catalog import DESIGN_POWER
 from verification.rules.grid import PointDecision, grid_verdict
-from verification.verdicts import Verdict
+from verification.verdicts import HOLDS, INCONCLUSIVE, VIOLATED, Verdict
 
-__all__ = ["TailPoint", "probability_bound"]
+__all__ = ["TailPoint", "bracketed", "probability_bound", "tail_point"]
 
 RULE = "probability bound (exact binomial, Clopper-Pearson)"
 
@@ -94,3 +96,34 @@ def probability_bound(claim_id: str, points: Sequence[TailPoint], alpha: float,
             row=row, **corrected))
     return grid_verdict(claim_id, RULE, decisions, alpha=alpha, splits=splits,
                         n_trials=max(p.n for p in points), details=details)
+
+
+def tail_point(key: str, values: Sequence[float], threshold: float, printed: float,
+               instance: Mapping | None = None) -> TailPoint:
+    """The grid point "value > threshold" over the trials, with its first event for the report."""
+    hits = np.asarray(values, dtype=np.float64) > threshold
+    first = int(np.argmax(hits)) if hits.any() else None
+    return TailPoint(key=key, k=int(hits.sum()), n=int(hits.size), printed=float(printed),
+                     first_event=first, instance={**(instance or {}), "threshold": float(threshold)})
+
+
+def bracketed(claim_id: str, lower: Sequence[TailPoint], upper: Sequence[TailPoint],
+              alpha: float, details: Mapping | None = None) -> Verdict:
+    """Probability bound on an event known only between two events ``A_low ⊆ A ⊆ A_up``.
+
+    ``P[A_low] <= P[A] <= P[A_up]`` (a supremum over a class bracketed by computable lower
+    and upper bounds): the claim holds when the rule finds that ``P[A_up]`` holds its bound
+    at every point, and is violated when it finds ``P[A_low]`` over it at some point (each
+    at ``alpha / 2``); otherwise inconclusive.  With exact events pass the same points twice.
+    """
+    up = probability_bound(claim_id, upper, alpha / 2)
+    low = probability_bound(claim_id, lower, alpha / 2)
+    if low.verdict == VIOLATED:
+        base, verdict = low, VIOLATED
+    else:
+        base, verdict = up, HOLDS if up.verdict == HOLDS else INCONCLUSIVE
+    extra = {**base.details, **(details or {}), "upper_event": up.details["points"],
+             "lower_event": low.details["points"]}
+    return replace(base, verdict=verdict, alpha=alpha, pvalue=min(1.0, 2 * low.pvalue),
+                   min_detectable_ratio=low.min_detectable_ratio,
+                   rule=RULE + " on events bracketing the supremum", details=extra)

@@ -77,15 +77,8 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from verification.statistics import (
-    Interval,
-    _array_iv,
-    _bounds_iv,
-    _choice_iv,
-    _int_iv,
-    _open_unit_iv,
-    _real_iv,
-)
+from iln import arguments
+from verification.statistics import Interval
 
 __all__ = [
     "DEFAULT_GRID",
@@ -170,7 +163,7 @@ class ConfidenceSequence:
         ValueError
             If ``t`` is not in ``1..n``, or the intersection is empty at ``t``.
         """
-        t = self.n if t is None else _int_iv(t, "t", 1)
+        t = self.n if t is None else arguments.integer(t, "t", 1)
         if t > self.n:
             raise ValueError(f"t must be an int in [1, n] = [1, {self.n}], got {t}")
         if self.empty_from is not None and t >= self.empty_from:
@@ -282,14 +275,14 @@ def _flag_iv(value: object, name: str) -> bool:
 
 
 def _grid_iv(grid: object) -> int:
-    grid = _int_iv(grid, "grid", 2)
+    grid = arguments.integer(grid, "grid", 2)
     if grid > MAX_GRID:
         raise ValueError(f"grid must be an int in [2, {MAX_GRID}], got {grid}")
     return grid
 
 
 def _batch_iv(values: object, lower: float, upper: float, min_size: int) -> NDArray[np.float64]:
-    batch = _array_iv(values, "values")
+    batch = arguments.real_array(values, "values")
     if batch.ndim != 1 or batch.size < min_size:
         raise ValueError(f"values must be a 1-D array with at least {min_size} entries, "
                          f"got shape {batch.shape}")
@@ -312,9 +305,9 @@ class _Settings:
     @classmethod
     def checked(cls, lower: object, upper: object, alpha: object, theta: object,
                 truncation: object, grid: object, m_truncation: object) -> _Settings:
-        lower, upper = _bounds_iv(lower, upper)
-        return cls(lower, upper, _open_unit_iv(alpha, "alpha"), _open_unit_iv(theta, "theta"),
-                   _open_unit_iv(truncation, "truncation"), _grid_iv(grid),
+        lower, upper = arguments.ordered_bounds(lower, upper)
+        return cls(lower, upper, arguments.open_unit(alpha, "alpha"), arguments.open_unit(theta, "theta"),
+                   arguments.open_unit(truncation, "truncation"), _grid_iv(grid),
                    _flag_iv(m_truncation, "m_truncation"))
 
     def rescale(self, values: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -372,7 +365,7 @@ def _log_factors(x: NDArray[np.float64], bets: NDArray[np.float64], m: NDArray[n
 
 def _capital(s: _Settings, x: NDArray[np.float64], lambdas: NDArray[np.float64],
              mean: object) -> HedgedCapital:
-    mean = _real_iv(mean, "mean")
+    mean = arguments.finite_real(mean, "mean")
     if not s.lower <= mean <= s.upper:
         raise ValueError(f"mean must lie in [lower, upper] = [{s.lower!r}, {s.upper!r}], "
                          f"got {mean!r}")
@@ -565,8 +558,8 @@ class SequentialMeanTest:
             The outcome, the stopping time at which it was first reached, and anytime-valid
             p-values; see :class:`SequentialDecision`.
         """
-        claim = _choice_iv(claim, "claim", ("<=", ">="))
-        bound = _real_iv(bound, "bound")
+        claim = arguments.choice(claim, "claim", ("<=", ">="))
+        bound = arguments.finite_real(bound, "bound")
         s = self._settings
         if not s.lower <= bound <= s.upper:
             raise ValueError(f"bound must lie in [lower, upper] = [{s.lower!r}, {s.upper!r}], "

@@ -176,13 +176,6 @@ def test_time_decide(records, config, alpha) -> Verdict:
     (``details["theorem_m"]``) that does not enter the verdict."""
     checks = {rule: rules.probability_bound(TEST_TIME_ID, _tail_points(records, config, rule), alpha / 2)
               for rule in M_RULES}
-    printed, corrected = checks["printed"], checks["corrected"]
-    # The rule's own combination of a printed and a corrected check, for two experiments
-    # (two values of m) instead of two bounds on one.
-    if printed.verdict == VIOLATED:
-        verdict = {HOLDS: HOLDS_AFTER_CORRECTION, VIOLATED: VIOLATED}.get(corrected.verdict, INCONCLUSIVE)
-    else:
-        verdict = printed.verdict
     details = {f"{rule}_m": {"verdict": v.verdict, "level": v.level, "points": v.details["points"]}
                for rule, v in checks.items()}
     details["theorem_m"] = _theorem_check(records, config, alpha / 2)
@@ -197,7 +190,8 @@ def test_time_decide(records, config, alpha) -> Verdict:
         "theorem": "the printed constant with ||alpha||_1 replaced by Lemma 5's (16B+1) eta T "
                    "(arXiv C.2's (16B+1) B sqrt(T) at Theorem 1's eta); secondary, not in the verdict",
     }
-    return Verdict(**{**printed.__dict__, "verdict": verdict, "details": details})
+    # Two experiments (two values of m), each checked at alpha / 2.
+    return rules.with_correction(checks["printed"], checks["corrected"], alpha, details)
 
 
 test_time_decide.__test__ = False  # type: ignore[attr-defined]

@@ -49,7 +49,7 @@ from iln.random_streams import child, generator
 from iln.shrinking_gradient import shrinking_gradient
 from verification import rules, statistics
 from verification.catalog import Claim, Erratum, Source, register
-from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, VIOLATED, Verdict
+from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, Verdict
 
 __all__ = ["NEAR_DUPLICATES", "POPULATIONS", "SEQUENCES", "Population", "Sequence", "hadamard_rows",
            "population", "regret_point", "sequence"]
@@ -570,16 +570,15 @@ def zero_comparator_decide(records, config, alpha) -> Verdict:
             if second_worst is None or second > second_worst[0]:
                 second_worst = (second, index, key)
     ratio = second_worst[0]
-    return Verdict(
-        claim_id="iln.eq17.zero_comparator", verdict=VIOLATED if violations else HOLDS,
-        rule="deterministic invariant (every label sequence of every trial)",
-        statistic=ratio, bound=1.0, interval=(ratio, ratio), level=1.0, alpha=alpha, power=SLACK,
-        tightness=ratio, counterexample=violations[0] if violations else None, elapsed_s=0.0,
-        n_trials=len(records), pvalue=0.0 if violations else 1.0,
+    cases = sum(len(record) for record in records)
+    return rules.invariant(
+        "iln.eq17.zero_comparator", broken=bool(violations), share=len(violations) / cases, checked=cases,
+        alpha=alpha, counterexample=violations[0] if violations else None, n_trials=len(records),
+        statistic=ratio, bound=1.0, rule="deterministic invariant (every label sequence of every trial)",
         details={"max_sum_loss_at_zero_over_T": ratio, "worst_case_second_inequality": second_worst[2],
                  "max_comparator_over_zero_loss": first_worst[0],
                  "worst_case_first_inequality": first_worst[2],
-                 "max_sum_loss_at_zero_over_exact_bound_T_over_2": exact_ratio,
+                 "max_sum_loss_at_zero_over_exact_bound_T_over_2": exact_ratio, "slack": SLACK,
                  "note": "sum_t l_t(0) = sum_t y_t^2 / 2 <= T/2 (theory.zero_comparator_loss_exact_"
                          "bound), attained when every |y_t| = 1: the printed T is valid and loose "
                          "by a factor 2; the comparator equals the zero predictor's loss on the "

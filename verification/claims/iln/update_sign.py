@@ -59,7 +59,7 @@ def update_sign_decide(records, config, alpha) -> Verdict:
                                     {"sequences": {n: SEQUENCES[n] for n in config["sequences"]}})
                 for u in _UPDATES}
     shrinks = {k: sum(r[k]["shrinks"] for r in records) for k, _, _ in keys}
-    return rules.with_correction(verdicts["printed"], verdicts["descent"], {"shrinks": shrinks})
+    return rules.with_correction(verdicts["printed"], verdicts["descent"], alpha, {"shrinks": shrinks})
 
 
 def _trials(T_grid, n_sequences: int, ratio: float = 16.0) -> int:

@@ -20,9 +20,8 @@ import numpy as np
 from iln import function_class as fc
 from iln.baselines.kitchen_sinks import minimize_weighted_risk
 from iln.random_streams import child, generator
-from verification import statistics
+from verification import rules, statistics
 from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Erratum, Source, register
-from verification.claims.rks.decisions import bracketed, corrected_threshold, tail_point
 from verification.claims.rks.instances import DESCRIPTIONS, class_instance, risk_minimizer
 from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, Verdict
 
@@ -88,11 +87,13 @@ def lemma1_decide(records, config, alpha) -> Verdict:
                         key = f"{name}/K={K}/{which}/mass={mass}/delta={delta}"
                         info = {"instance": name, "K": K, "member": which, "mu_mass": c, "delta": delta,
                                 "description": DESCRIPTIONS[name]}
-                        printed.append(tail_point(key, math.sqrt(c) * values, _z(delta), delta, info))
-                        corrected.append(tail_point(key, math.sqrt(c) * values, math.sqrt(c) * _z(delta),
+                        printed.append(rules.tail_point(key, math.sqrt(c) * values, _z(delta), delta, info))
+                        corrected.append(rules.tail_point(key, math.sqrt(c) * values, math.sqrt(c) * _z(delta),
                                                     delta, info))
-    return corrected_threshold(LEMMA1_ID, printed, corrected, alpha,
-                               details={"units": "distance * sqrt(K) / C"})
+    # The correction changes the event's threshold, not only its probability: two checks.
+    return rules.with_correction(rules.probability_bound(LEMMA1_ID, printed, alpha / 2),
+                                 rules.probability_bound(LEMMA1_ID, corrected, alpha / 2), alpha,
+                                 details={"units": "distance * sqrt(K) / C"})
 
 
 def _lemma1_trials(deltas, n_points, ratio):
@@ -197,11 +198,11 @@ def lemma2_decide(records, config, alpha) -> Verdict:
                 for which in ("best", "witness"):
                     values = [r[f"{name}/{loss}/K={K}/{which}"] for r in records]
                     for delta in config["delta"]:
-                        points.append(tail_point(
+                        points.append(rules.tail_point(
                             f"{name}/{loss}/K={K}/{which}/delta={delta}", values, _z(delta), delta,
                             {"instance": name, "loss": loss, "K": K, "member": which, "delta": delta,
                              "L": fc.lipschitz_constant(loss, config["C"]), "description": DESCRIPTIONS[name]}))
-    return bracketed(LEMMA2_ID, points, points, alpha, details={"units": "excess risk * sqrt(K) / (L C)"})
+    return rules.bracketed(LEMMA2_ID, points, points, alpha, details={"units": "excess risk * sqrt(K) / (L C)"})
 
 
 _EQ10 = (r"\mathbf{R}[\hat{f}] \le \mathbf{R}[f^*] + \frac{LC}{\sqrt{K}} \left(1 + "
