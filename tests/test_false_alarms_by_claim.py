@@ -62,6 +62,6 @@ def test_type_one_and_type_two_are_counted_apart_and_unstable_claims_are_named()
     assert two["rks.fig2.alpha_inf_decay"]["rate_found"] == 1.0
     # 19 of 20 is stable; a claim that differs on 2 of 20 seeds is not.
     assert alarms["stable"] == claims
-    twice = differing + [{"seed": 7, "claim": "iln.lemma4.hoeffding", "verdict": "inconclusive",
+    twice = [*differing, {"seed": 7, "claim": "iln.lemma4.hoeffding", "verdict": "inconclusive",
                           "expected": "holds_after_correction"}]
     assert "iln.lemma4.hoeffding" not in FalseAlarms(list(range(20)), claims, twice, "smoke", 1.0).stable()
