@@ -108,7 +108,7 @@ def test_smoke_profile_gives_the_expected_verdict(claim_id):
     if claim.expected == "holds_after_correction":
         # Lemma 6's printed strict '<' fails at round 1, where both probabilities are 0.
         assert verdict.counterexample["round"] == 1
-        assert verdict.details["verdict_corrected"] == "holds"
+        assert verdict.verdict_corrected == "holds"
     else:
         assert verdict.counterexample is None
     for value in (verdict.statistic, verdict.bound, verdict.power, verdict.tightness, *verdict.interval):

@@ -26,8 +26,8 @@ def test_smoke_profile_finds_the_printed_violation(smoke):
     # no exact interval show it: printed violated, corrected undecided.
     claim, config, records = smoke
     verdict = claim.decide(records, config, ALPHA)
-    assert verdict.details["verdict_printed"] == VIOLATED
-    assert verdict.details["verdict_corrected"] == INCONCLUSIVE
+    assert verdict.verdict_printed == VIOLATED
+    assert verdict.verdict_corrected == INCONCLUSIVE
     assert verdict.verdict == INCONCLUSIVE
     assert verdict.counterexample["point"].startswith("printed/")
     assert "corrected one is undecided" in verdict.details["reason"]
@@ -44,9 +44,9 @@ def test_a_correction_that_fails_too_is_a_violation(smoke):
     # Planted: the printed runs brought down to the descent runs' level: nothing found.
     lowered = [{k: (r[k.replace("printed/", "descent/")] if k.startswith("printed/") else v) for k, v in r.items()}
                for r in records]
-    assert claim.decide(lowered, config, ALPHA).details["verdict_printed"] == INCONCLUSIVE
+    assert claim.decide(lowered, config, ALPHA).verdict_printed == INCONCLUSIVE
     # Planted: the descent runs pushed far above the bound too, so the correction fails as well.
     both = _shifted(records, "descent/", 20 * bound)
     verdict = claim.decide(both, config, ALPHA)
     assert verdict.verdict == VIOLATED
-    assert verdict.details["verdict_corrected"] == VIOLATED
+    assert verdict.verdict_corrected == VIOLATED

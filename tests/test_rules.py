@@ -340,3 +340,20 @@ def test_every_verdict_of_a_run_records_its_family(tmp_path):
         assert outcome.verdict.family["size"] == 2
         assert outcome.verdict.family["alpha"] == 1e-3
         assert outcome.to_json()["family"]["rank"] in (1, 2)
+
+
+def test_verdicts_say_whether_they_can_fail_and_the_printed_and_corrected_sub_verdicts():
+    points = [rules.TailPoint("small", 0, 100, 0.5), rules.TailPoint("big", 40, 1000, 0.01, corrected=0.1)]
+    verdict = rules.probability_bound("t", points, 1e-3)
+    assert verdict.verdict == "holds_after_correction"
+    assert (verdict.verdict_printed, verdict.verdict_corrected) == (VIOLATED, HOLDS)
+    assert verdict.can_fail is True
+    # The worst ratio is reached where the check can fail: 0.04 / 0.01.
+    assert verdict.worst_ratio == pytest.approx(4.0)
+    assert verdict.worst_instance["point"] == "big"
+    round_trip = type(verdict).from_json(verdict.to_json())
+    assert round_trip.worst_instance == verdict.worst_instance
+    assert round_trip.verdict_corrected == HOLDS
+    invariant = rules.invariant("t", broken=False, share=0.0, checked=5, alpha=1e-3, counterexample=None,
+                                n_trials=1, details={}, statistic=0.5, bound=1.0)
+    assert (invariant.can_fail, invariant.worst_ratio, invariant.verdict_corrected) == (True, 0.5, None)

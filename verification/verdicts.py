@@ -44,7 +44,10 @@ def _json_ready(value):
 
 #: the float fields of a verdict (JSON has no inf or NaN: they are stored as null).
 _NUMBERS = ("statistic", "bound", "level", "alpha", "power", "tightness", "elapsed_s", "pvalue",
-            "min_detectable_ratio")
+            "min_detectable_ratio", "worst_ratio")
+#: the ratios whose infinity means something ("no violation is detectable", "exceeded
+#: without bound"): written as the string "inf" rather than null.
+_RATIOS = ("min_detectable_ratio", "worst_ratio")
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,17 @@ class Verdict:
     family : dict or None
         The multiple-testing family the verdict was decided in: the run's family-wise
         ``alpha``, its ``size`` and the claim's Holm ``rank``, set by the runner.
+    can_fail : bool or None
+        Whether some instance tried could have shown the printed statement false (None: the
+        claim's rule does not say yet).
+    worst_ratio : float
+        The largest statistic / bound reached over the instances tried, oriented so that
+        above 1 the printed statement is exceeded.
+    worst_instance : dict or None
+        What reproduces the instance of ``worst_ratio``.
+    verdict_printed, verdict_corrected : str or None
+        The printed statement's own verdict, and the corrected statement's (None when no
+        correction is involved).
     """
 
     claim_id: str
@@ -112,6 +126,11 @@ class Verdict:
     details: dict[str, Any] = field(default_factory=dict)
     min_detectable_ratio: float = math.nan
     family: dict[str, Any] | None = None
+    can_fail: bool | None = None
+    worst_ratio: float = math.nan
+    worst_instance: dict[str, Any] | None = None
+    verdict_printed: str | None = None
+    verdict_corrected: str | None = None
 
     def __post_init__(self):
         if self.verdict not in OUTCOMES:
@@ -121,9 +140,10 @@ class Verdict:
         """A JSON-ready dict (non-finite numbers become null, at any depth)."""
         out = _json_ready(asdict(self))
         out["interval"] = [_finite_or_none(v) for v in self.interval]
-        if math.isinf(self.min_detectable_ratio):
-            # "no violation is detectable" must not read as "not computed" (null).
-            out["min_detectable_ratio"] = "inf"
+        for key in _RATIOS:
+            if math.isinf(getattr(self, key)):
+                # "no violation is detectable" must not read as "not computed" (null).
+                out[key] = "inf" if getattr(self, key) > 0 else "-inf"
         return out
 
     @classmethod

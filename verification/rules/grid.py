@@ -81,8 +81,7 @@ def _outcome(points: Sequence[PointDecision]) -> tuple[str, str | None]:
     if any(p.printed_violated for p in points):
         if not corrected:
             return VIOLATED, None
-        return _after_violation(all(p.corrected_holds for p in points),
-                                any(p.corrected_violated for p in points))
+        return _after_violation(all(_corrected(p)[1] for p in points), any(_corrected(p)[0] for p in points))
     if not any(p.can_fail for p in points):
         return INCONCLUSIVE, "the check cannot fail on the instances its assumptions allow"
     if all(p.printed_holds for p in points):
@@ -132,6 +131,9 @@ def grid_verdict(claim_id: str, rule: str, points: Sequence[PointDecision], *, a
     why = (reason or why) if verdict == INCONCLUSIVE else why
     if why:
         info["reason"] = why
+    corrected = any(p.corrected_holds is not None for p in points)
+    reachable = [p for p in points if p.can_fail] or list(points)
+    worst_reached = max(reachable, key=lambda p: _sortable(p.ratio))
     return Verdict(
         claim_id=claim_id, verdict=verdict, rule=rule,
         statistic=worst.statistic, bound=worst.bound, interval=tuple(worst.interval), level=level,
@@ -139,7 +141,29 @@ def grid_verdict(claim_id: str, rule: str, points: Sequence[PointDecision], *, a
         counterexample=None if first_bad is None else dict(first_bad.counterexample or {"point": first_bad.key}),
         elapsed_s=0.0, n_trials=n_trials, pvalue=pvalue, details=info,
         min_detectable_ratio=min(p.min_detectable_ratio for p in points),
+        can_fail=any(p.can_fail for p in points), worst_ratio=worst_reached.ratio,
+        worst_instance={"point": worst_reached.key, **{k: v for k, v in (worst_reached.counterexample or {}).items()
+                                                      if k != "point"}},
+        verdict_printed=_side([p.printed_violated for p in points], [p.printed_holds for p in points],
+                              any(p.can_fail for p in points)),
+        verdict_corrected=_side([_corrected(p)[0] for p in points], [_corrected(p)[1] for p in points],
+                                True) if corrected else None,
     )
+
+
+def _corrected(p: PointDecision) -> tuple[bool, bool]:
+    """(violated, holds) of the corrected statement at a point; a point the correction leaves
+    alone (no corrected bound of its own) is decided as printed."""
+    if p.corrected_holds is None:
+        return p.printed_violated, p.printed_holds
+    return bool(p.corrected_violated), bool(p.corrected_holds)
+
+
+def _side(violated: Sequence[bool], holds: Sequence[bool], can_fail: bool) -> str:
+    """One statement's verdict over the points: violated at some, holds at every one."""
+    if any(violated):
+        return VIOLATED
+    return HOLDS if all(holds) and can_fail else INCONCLUSIVE
 
 
 def _sortable(ratio: float) -> float:
@@ -158,8 +182,7 @@ def with_correction(printed: Verdict, corrected: Verdict, alpha: float,
     two checks), so that it agrees with deciding at ``alpha``.  Both sub-verdicts are kept
     in ``details`` (``verdict_printed``, ``verdict_corrected``).
     """
-    info = {**printed.details, **(details or {}), "verdict_printed": printed.verdict,
-            "verdict_corrected": corrected.verdict,
+    info = {**printed.details, **(details or {}),
             "corrected": {k: corrected.details.get(k) for k in ("points", "worst_point", "reason")}}
     outcome, why = printed.verdict, printed.details.get("reason")
     if printed.verdict == VIOLATED:
@@ -167,4 +190,6 @@ def with_correction(printed: Verdict, corrected: Verdict, alpha: float,
     info.pop("reason", None)
     if why and outcome == INCONCLUSIVE:
         info["reason"] = why
-    return replace(printed, verdict=outcome, alpha=alpha, pvalue=min(1.0, 2 * printed.pvalue), details=info)
+    return replace(printed, verdict=outcome, alpha=alpha, pvalue=min(1.0, 2 * printed.pvalue), details=info,
+                   verdict_printed=printed.verdict_printed or printed.verdict,
+                   verdict_corrected=corrected.verdict_printed or corrected.verdict)

@@ -7,6 +7,7 @@ its ``min_detectable_ratio`` is 1 (any excess over the bound is detected).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from verification.verdicts import HOLDS, VIOLATED, Verdict
@@ -56,5 +57,7 @@ def invariant(claim_id: str, *, broken: bool, share: float, checked: int, alpha:
         power=1.0, tightness=ratio, counterexample=counterexample, elapsed_s=0.0,
         n_trials=n_trials, pvalue=0.0 if broken else 1.0,
         details={**details, "rounds_checked": checked, "breached_share": share, "can_fail": checked > 0},
-        min_detectable_ratio=1.0,
+        min_detectable_ratio=1.0, can_fail=checked > 0,
+        worst_ratio=value / bound if bound > 0 else (math.inf if broken else 0.0),
+        worst_instance=counterexample, verdict_printed=VIOLATED if broken else HOLDS,
     )
