@@ -358,7 +358,7 @@ def test_the_forest_groups_rows_and_says_what_has_no_ratio():
         ("d", "claims/d.html", None)])
     assert [r.group for r in rows] == ["fails", "fixed", "holds", "not run"]
     assert rows[1].corrected == 0.5
-    assert "corrected statement: 1/2 of its bound" in rows[1].finding
+    assert "corrected statement: worst point at 1/2 of its bound" in rows[1].finding
     assert "must be ≤ 0" in rows[0].finding
     assert "none observed" in rows[2].finding.lower()
     svg = forest_svg(rows)

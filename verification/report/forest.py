@@ -307,7 +307,7 @@ def _finding(group: str, c: Comparison, corrected: float | None, verdict) -> str
         past = "its bound" if c.sense != ">=" else "short of its lower bound"
         line = f"{r} {past}{where} ({against}{span})"
         if group == "fixed":
-            line += (f"; corrected statement: {ratio_text(corrected)} of its bound"
+            line += (f"; corrected statement: worst point at {ratio_text(corrected)} of its bound"
                      if corrected is not None else "; the corrected statement holds")
         return line + "."
     if group == "holds":

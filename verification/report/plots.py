@@ -27,6 +27,10 @@ method + "_interval": [[low, high], ...]}``) and ``labels`` (``method -> name``)
 ``loss``, ``interval`` and ``paper_showed`` (what the paper's figure showed): a regenerated
 figure of a paper, loss against D per method, one panel per budget.
 
+*Curves* -- a mapping ``method -> {size: {"error": e, "seconds": s}}`` with at least two sizes
+per method (``rks.fig1.vs_adaboost``'s ``details["curves"]``): error against time, one line
+per method, the time on a log axis, as the papers' speed figures draw it.
+
 Each plot is SVG text made deterministic: ``svg.hashsalt`` is fixed, the date is left out and
 text stays text (``svg.fonttype = "none"``), so the same data give byte-identical files.  The
 element ids of each SVG are prefixed with the plot's name, so that many SVGs can be inlined in
@@ -132,6 +136,14 @@ def _is_figure(node) -> bool:
             and _rows(node.get("per_budget"))):
         return False
     return all(isinstance(p.get("D"), list) for p in node["per_budget"].values())
+
+
+def _is_curves(node) -> bool:
+    return _rows(node) and all(
+        _rows(curve) and len(curve) >= 2
+        and all(_number(p.get("error")) and _number(p.get("seconds")) and p["seconds"] > 0
+                for p in curve.values())
+        for curve in node.values())
 
 
 def _walk(node: Mapping, path: str = "", depth: int = 0) -> Iterator[tuple[str, Mapping]]:
@@ -402,13 +414,50 @@ def _figure_plot(prefix: str, path: str, node: Mapping) -> Plot:
             axes.set_ylabel("loss")
             axes.set_title(f"feature budget {budget}")
             _value_scale(axes, [v for m in labels for v in (panel.get(m) or []) if _number(v)])
-            _legend_below(axes)
+        # One legend for all panels (their methods are the same), under them.
+        handles, names = axes.get_legend_handles_labels()
+        figure.legend(handles, names, loc="outside lower center", ncols=max(1, len(names)))
     name = f"figure-{_slug(path)}"
     loss = node.get("loss", "loss")
     return Plot(name, "figure", f"Regenerated figure ({path})",
                 f"{loss}; error bars: {node.get('interval', 'intervals as stored')}.",
                 _svg(figure, f"{prefix}-{name}"),
                 paper_showed=node.get("paper_showed") if isinstance(node.get("paper_showed"), str) else None)
+
+
+def _size(key) -> float:
+    try:
+        return float(key)
+    except (TypeError, ValueError):
+        return math.inf
+
+
+def _curves_plot(prefix: str, path: str, node: Mapping) -> Plot:
+    with matplotlib.rc_context(_RC):
+        figure = _figure(6.5, 3.6)
+        axes = figure.add_subplot()
+        errors = []
+        for method, curve in node.items():
+            # In order of size (features, rounds): a curve's times can tie at the small sizes.
+            points = sorted(curve.items(), key=lambda item: (_size(item[0]), item[1]["seconds"]))
+            seconds = [p["seconds"] for _, p in points]
+            error = [p["error"] for _, p in points]
+            errors += error
+            axes.plot(seconds, error, "o-", label=str(method))
+            for (size, _), x, y in zip(points, seconds, error, strict=True):
+                axes.annotate(str(size), (x, y), textcoords="offset points", xytext=(3, 4),
+                              fontsize=SMALL_PT, color="#555555")
+        axes.set_xscale("log")
+        _value_scale(axes, errors)
+        axes.set_xlabel("train + test time (s, log scale)")
+        axes.set_ylabel("test error")
+        axes.set_title(f"{path}: error against time")
+        _legend(axes)
+    name = f"curves-{_slug(path)}"
+    return Plot(name, "curves", f"Error against time ({path})",
+                "Each line: a method's test error against its training plus test time, one point "
+                "per size (the number beside it: features or rounds); time on a log scale.",
+                _svg(figure, f"{prefix}-{name}"))
 
 
 def claim_plots(claim_id: str, details: Mapping) -> list[Plot]:
@@ -443,6 +492,8 @@ def claim_plots(claim_id: str, details: Mapping) -> list[Plot]:
             plots.append(_mean_plot(prefix, label, node))
         elif _is_figure(node):
             plots.append(_figure_plot(prefix, label, node))
+        elif _is_curves(node):
+            plots.append(_curves_plot(prefix, label, node))
         elif _is_fit(node):
             fits.append((label, node))
     if fits:
