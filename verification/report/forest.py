@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from verification.report.tables import format_value
 
 __all__ = ["GROUPS", "Comparison", "ForestRow", "comparison", "field", "forest_rows", "forest_svg",
-           "printed_and_corrected", "ratio_text"]
+           "printed_and_corrected", "ratio_text", "worst_ratio_text"]
 
 #: the forest's groups, in reading order: (verdict group, heading).
 GROUPS = (("fails", "Fails as printed"), ("fixed", "Fails as printed, fixed by a correction"),
@@ -188,6 +188,18 @@ def printed_and_corrected(row: ForestRow) -> tuple[str, str]:
     printed = row.verdict_printed or {"holds_after_correction": "violated"}.get(row.verdict, row.verdict)
     corrected = row.verdict_corrected or ("holds" if row.verdict == "holds_after_correction" else "none")
     return printed, corrected
+
+
+def worst_ratio_text(row: ForestRow) -> str:
+    """A row's ratio for a table: ``n/a`` without one; for none observed (a ratio of 0), the
+    upper end of its interval, which is what the data allow."""
+    c = row.comparison
+    if c is None or c.ratio is None:
+        return "n/a"
+    high = c.ratio_interval[1] if c.ratio_interval else None
+    if c.ratio == 0 and high is not None and 0 < high < math.inf:
+        return f"0 (≤ {ratio_text(high)})"
+    return ratio_text(c.ratio)
 
 
 def ratio_text(ratio: float | None) -> str:

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from verification import catalog
 from verification.report.context import NOT_RUN, ClaimView, ReportContext, plot_file
-from verification.report.forest import printed_and_corrected, ratio_text
+from verification.report.forest import printed_and_corrected, worst_ratio_text
 from verification.report.plots import Plot
 from verification.report.self_test import SELFTEST_INTRO, selftest_tables
 from verification.report.statements import Segment, quoted_segments
@@ -85,8 +85,7 @@ def _claims_table(ctx: ReportContext) -> list[str]:
         printed, corrected = printed_and_corrected(r)
         verdicts = (f"**{text(printed)}** / {text(corrected if corrected != 'none' else 'no correction')}"
                     if c.verdict else f"**{NOT_RUN}**")
-        ratio = (ratio_text(r.comparison.ratio) if r.comparison and r.comparison.ratio is not None
-                 else "n/a")
+        ratio = worst_ratio_text(r)
         expected = text(c.claim.expected) + (" **(differs)**" if c.matches is False else "")
         lines.append(f"| [`{c.id}`](claims/{c.id}.md) | {verdicts} | {expected} | {text(ratio)} | "
                      f"{text(c.key_number)} | {text(c.claim.title)} |")

@@ -16,7 +16,7 @@ from markupsafe import Markup
 
 from verification import catalog
 from verification.report.context import ReportContext, is_exploration
-from verification.report.forest import printed_and_corrected, ratio_text
+from verification.report.forest import printed_and_corrected, worst_ratio_text
 from verification.report.mathml import to_mathml
 from verification.report.self_test import SELFTEST_INTRO, selftest_tables
 from verification.report.statements import Segment, quoted_segments, segments
@@ -46,7 +46,7 @@ def _environment() -> jinja2.Environment:
                              autoescape=True, undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.filters.update(mathml=_mathml, segments=segments, quoted=quoted_segments, fmt=format_value, slug=slug,
-                       is_number=lambda cell: bool(_NUMBER.match(cell)), ratio=ratio_text,
+                       is_number=lambda cell: bool(_NUMBER.match(cell)), worst_ratio=worst_ratio_text,
                        verdicts=printed_and_corrected)
     return env
 

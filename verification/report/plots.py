@@ -227,7 +227,7 @@ def _tail_plot(prefix: str, path: str, rows: Mapping) -> Plot:
     floor = min(positive) / 10 if positive else 1e-3
     top = max(positive) * 2 if positive else 1.0
     with matplotlib.rc_context(_RC):
-        figure = _figure(max(5.5, 0.32 * len(keys) + 2.5), 3.6)
+        figure = _figure(max(8.0, 0.45 * len(keys) + 4.5), 4.8)
         axes = figure.add_subplot()
         x = _positions(keys)
         freq = [max(f, floor) for f, *_ in values]
@@ -271,7 +271,7 @@ def _mean_plot(prefix: str, path: str, rows: Mapping) -> Plot:
     low_end = [lo if math.isfinite(lo) else m for (lo, _), m in zip(intervals, mean, strict=True)]
     high_end = [hi if math.isfinite(hi) else m for (_, hi), m in zip(intervals, mean, strict=True)]
     with matplotlib.rc_context(_RC):
-        figure = _figure(max(5.5, 0.32 * len(keys) + 2.5), 3.6)
+        figure = _figure(max(8.0, 0.45 * len(keys) + 4.5), 4.8)
         axes = figure.add_subplot()
         x = _positions(keys)
         axes.vlines(x, low_end, high_end, color="#1565c0", linewidth=2, label="interval of the mean")
