@@ -146,6 +146,11 @@ class ClaimView:
         return None if self.verdict is None else comparison(self.verdict)
 
     @property
+    def row(self) -> ForestRow:
+        """The claim's row of the forest plot (its ratios and finding)."""
+        return forest_rows([(self.id, self.page, self.verdict)])[0]
+
+    @property
     def key_number(self) -> str:
         """The statistic against its bound, with the direction of the comparison."""
         if self.verdict is None:
@@ -181,9 +186,7 @@ class ClaimView:
         c = self.comparison
         ratio = (f"{ratio_text(c.ratio)} (above 1: the printed statement is exceeded)"
                  if c.ratio is not None else f"n/a ({c.undefined})")
-        printed, corrected = printed_and_corrected(
-            ForestRow(self.id, self.page, "", v.verdict, field(v, "verdict_printed"),
-                      field(v, "verdict_corrected"), c, None, None, ""))
+        printed, corrected = printed_and_corrected(self.row)
         detectable = field(v, "min_detectable_ratio")
         rows = {
             "statistic (and what it must be)": c.text,
@@ -192,6 +195,8 @@ class ClaimView:
             "verdict of the printed statement": printed,
             "verdict of the corrected statement": corrected,
         }
+        if self.row.corrected is not None:
+            rows["corrected statement: statistic / its bound at its worst point"] = ratio_text(self.row.corrected)
         for name, label in (("worst_ratio", "worst ratio reached (statistic / bound)"),
                             ("worst_instance", "worst instance"),
                             ("can_fail", "can fail (some instance tried can reach the bound)")):

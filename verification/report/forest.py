@@ -192,14 +192,16 @@ def printed_and_corrected(row: ForestRow) -> tuple[str, str]:
 
 def worst_ratio_text(row: ForestRow) -> str:
     """A row's ratio for a table: ``n/a`` without one; for none observed (a ratio of 0), the
-    upper end of its interval, which is what the data allow."""
+    upper end of its interval, which is what the data allow; the corrected statement's after
+    an arrow where there is one (``17.1× → 1/5``)."""
     c = row.comparison
     if c is None or c.ratio is None:
-        return "n/a"
-    high = c.ratio_interval[1] if c.ratio_interval else None
-    if c.ratio == 0 and high is not None and 0 < high < math.inf:
-        return f"0 (≤ {ratio_text(high)})"
-    return ratio_text(c.ratio)
+        text = "n/a"
+    else:
+        high = c.ratio_interval[1] if c.ratio_interval else None
+        text = (f"0 (≤ {ratio_text(high)})" if c.ratio == 0 and high is not None and 0 < high < math.inf
+                else ratio_text(c.ratio))
+    return text if row.corrected is None else f"{text} → {ratio_text(row.corrected)}"
 
 
 def ratio_text(ratio: float | None) -> str:

@@ -78,7 +78,7 @@ def _plot(owner: str, p: Plot, up: str = "") -> list[str]:
 def _claims_table(ctx: ReportContext) -> list[str]:
     """The index's compact table: a row per claim in the forest's order, linking its page."""
     views = {c.id: c for c in ctx.claims}
-    lines = ["| claim | verdict: printed / corrected | expected | worst ratio | statistic (and what it must be) | statement |",
+    lines = ["| claim | verdict: printed / corrected | expected | worst ratio (printed → corrected) | statistic (and what it must be) | statement |",
              "| --- | --- | --- | ---: | --- | --- |"]
     for r in ctx.forest:
         c = views[r.claim_id]
@@ -92,7 +92,7 @@ def _claims_table(ctx: ReportContext) -> list[str]:
     return [*lines, ""]
 
 
-def claim_page(c: ClaimView, finding: str) -> str:
+def claim_page(c: ClaimView) -> str:
     """A claim's Markdown page (``claims/<id>.md``), its plots linked from ``../plots/``."""
     lines = [f"# {c.id}", "", "[Report](../REPORT.md)", "",
              f"**{text(c.claim.title)}.** Verdict: **{text(c.status)}**; expected: "
@@ -101,7 +101,7 @@ def claim_page(c: ClaimView, finding: str) -> str:
     if c.verdict is not None:
         run = (f"run {c.run.run_id} (started {c.run.started})" if c.run is not None
                else "a run the store does not record")
-        lines += [f"> {text(finding)}", "",
+        lines += [f"> {text(c.row.finding)}", "",
                   f"From {text(run)}: revision {text(c.revision or 'not recorded')}, {text(c.profile)} "
                   f"profile, seed {c.seed}, saved {text(c.saved_at)}.", ""]
     for s in c.sources:
@@ -159,7 +159,8 @@ def render_markdown(ctx: ReportContext) -> dict[str, str]:
     lines += _plot("index", ctx.forest_plot)
     lines += ["## Claims", "", *_claims_table(ctx),
               "Worst ratio: statistic / bound of the printed statement, oriented so that above 1 "
-              "it is exceeded; n/a where the bound is 0, negative or a band.", ""]
+              "it is exceeded, then the corrected statement's at its worst point; n/a where the "
+              "bound is 0, negative or a band.", ""]
     lines += ["## Errata ledger", "", "Printed statements that fail, with the counterexample, the "
               "corrected statement, and the check that the corrected statement holds.", ""]
     for e in ctx.errata:
@@ -175,10 +176,9 @@ def render_markdown(ctx: ReportContext) -> dict[str, str]:
         lines += ["## Self-test", "", SELFTEST_INTRO, "", *_table(selftest_tables(ctx.selftest)[0]),
                   "Every table of the self-test: `selftest.md` beside `selftest.json` "
                   "(python -m verification.selftest writes it) and the HTML report's selftest.html.", ""]
-    findings = {r.claim_id: r.finding for r in ctx.forest}
     files = {"REPORT.md": "\n".join(lines).rstrip("\n") + "\n"}
     for c in ctx.claims:
-        files[f"claims/{c.id}.md"] = claim_page(c, findings[c.id])
+        files[f"claims/{c.id}.md"] = claim_page(c)
     return files
 
 

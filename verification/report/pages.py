@@ -73,7 +73,6 @@ def render_pages(ctx: ReportContext) -> dict[str, str]:
         pages["selftest.html"] = env.get_template("selftest.html").render(
             ctx=ctx, selftest_tables=selftest_tables(ctx.selftest), selftest_intro=SELFTEST_INTRO)
     template = env.get_template("claim.html")
-    rows = {r.claim_id: r for r in ctx.forest}
     for c in ctx.claims:
-        pages[c.page] = template.render(c=c, row=rows[c.id], explore=is_exploration(c.id))
+        pages[c.page] = template.render(c=c, row=c.row, explore=is_exploration(c.id))
     return pages
