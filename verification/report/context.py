@@ -37,6 +37,7 @@ from verification.report.statements import Segment, segments
 from verification.report.tables import (
     Table,
     detail_tables,
+    format_interval,
     format_value,
     key_value_table,
     pvalue_text,
@@ -172,9 +173,7 @@ class ClaimView:
             return "none stored"
         if low is not None and low == high and v.level == 1:
             return f"[{format_value(low)}, {format_value(high)}] (exact: every round checked, no sampling error)"
-        text = f"[{format_value(low) if low is not None else 'unbounded'}, " \
-               f"{format_value(high) if high is not None else 'unbounded'}]"
-        return f"{text} at level {self.level}"
+        return f"{format_interval(low, high)} at level {self.level}"
 
     @property
     def numbers(self) -> Table | None:

@@ -42,7 +42,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from verification.report.tables import format_value
+from verification.report.tables import format_interval, format_value
 
 __all__ = ["GROUPS", "Comparison", "ForestRow", "comparison", "field", "forest_rows", "forest_svg",
            "printed_and_corrected", "ratio_text", "worst_ratio_text"]
@@ -88,7 +88,8 @@ class Comparison:
     ``sense`` is ``<=``, ``>=`` or ``band``; ``ratio`` is statistic / bound oriented so that
     above 1 the printed statement is exceeded (None when ``undefined`` says why there is none);
     ``ratio_interval`` the same for the ends of the statistic's interval (an end may be 0 or
-    infinite); ``band`` the band's ends when ``sense`` is ``band``.
+    infinite); ``band`` the band's ends when ``sense`` is ``band``; ``interval`` the
+    statistic's own interval (None for a missing end).
     """
 
     sense: str
@@ -98,6 +99,7 @@ class Comparison:
     ratio_interval: tuple[float, float] | None
     undefined: str | None
     band: tuple[float, float] | None = None
+    interval: tuple[float | None, float | None] = (None, None)
 
     @property
     def text(self) -> str:
@@ -149,7 +151,7 @@ def comparison(verdict) -> Comparison:
     band = field(verdict, "band")
     if isinstance(band, list | tuple) and len(band) == 2 and all(_number(b) for b in band):
         return Comparison("band", statistic, bound, None, None,
-                          "a band, not a bound: no ratio", (float(band[0]), float(band[1])))
+                          "a band, not a bound: no ratio", (float(band[0]), float(band[1])), (low, high))
     if statistic is None or bound is None:
         return Comparison("<=", statistic, bound, None, None, "statistic or bound missing")
     sense = _sense(verdict, statistic, bound, (low, high))
@@ -166,7 +168,7 @@ def comparison(verdict) -> Comparison:
         # The claim's own oriented ratio: its interval is the statistic's, oriented alike.
         undefined = None
     if undefined:
-        return Comparison(sense, statistic, bound, None, None, undefined)
+        return Comparison(sense, statistic, bound, None, None, undefined, None, (low, high))
     low = statistic if low is None else low
     high = math.inf if high is None else high
 
@@ -177,7 +179,7 @@ def comparison(verdict) -> Comparison:
 
     ratio = float(worst) if _number(worst) else oriented(statistic)
     ends = sorted((oriented(max(low, 0.0)), oriented(max(high, 0.0))))
-    return Comparison(sense, statistic, bound, ratio, (ends[0], ends[1]), None)
+    return Comparison(sense, statistic, bound, ratio, (ends[0], ends[1]), None, None, (low, high))
 
 
 def printed_and_corrected(row: ForestRow) -> tuple[str, str]:
@@ -310,7 +312,9 @@ def _finding(group: str, c: Comparison, corrected: float | None, verdict) -> str
         tail = "; the corrected statement holds" if group == "fixed" else ""
         units = field(verdict, "statistic_units") or field(verdict, "units")
         units = f", in units of {units}" if isinstance(units, str) and len(units) < 60 else ""
-        return f"{c.text}{where}{units}{tail}."
+        low, high = c.interval
+        span = "" if (low is None and high is None) or low == high else f", interval {format_interval(low, high)}"
+        return f"{c.text}{span}{where}{units}{tail}."
     r = ratio_text(c.ratio)
     low, high = c.ratio_interval
     span = "" if ratio_text(low) == ratio_text(high) else f", interval {ratio_text(low)} to {ratio_text(high)}"
@@ -362,7 +366,7 @@ def forest_rows(claims: Sequence[tuple[str, str, object | None]]) -> list[Forest
             # statement's: drawn as the corrected marker, the printed one has no number here.
             corrected = c.ratio
             c = Comparison(c.sense, c.statistic, c.bound, None, None,
-                           "printed ratio not stored", c.band)
+                           "printed ratio not stored", c.band, c.interval)
         detectable = field(verdict, "min_detectable_ratio")
         rows.append(ForestRow(
             claim_id, page, group, outcome, field(verdict, "verdict_printed"),

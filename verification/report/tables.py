@@ -25,8 +25,8 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-__all__ = ["LIST_ITEMS_SHOWN", "Table", "detail_tables", "format_value", "key_value_table",
-           "pvalue_text"]
+__all__ = ["LIST_ITEMS_SHOWN", "Table", "detail_tables", "format_interval", "format_value",
+           "key_value_table", "pvalue_text"]
 
 #: items of a list shown in a cell; the full list is in summary.json.
 LIST_ITEMS_SHOWN = 12
@@ -63,6 +63,19 @@ def format_value(value) -> str:
     if isinstance(value, Mapping):
         return "{" + ", ".join(f"{k}: {format_value(v)}" for k, v in value.items()) + "}"
     return str(value)
+
+
+def format_interval(low, high) -> str:
+    """An interval with a missing end (None or NaN: one-sided) written as unbounded.
+
+    >>> format_interval(0.0014817, None)
+    '[0.001482, unbounded]'
+    """
+    def end(value) -> str:
+        missing = value is None or (isinstance(value, float) and math.isnan(value))
+        return "unbounded" if missing else format_value(value)
+
+    return f"[{end(low)}, {end(high)}]"
 
 
 def pvalue_text(value) -> str:
