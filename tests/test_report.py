@@ -398,3 +398,20 @@ def test_the_report_goes_to_a_folder_of_its_own_by_default(store, tmp_path, monk
     assert (tmp_path / cli.DEFAULT_REPORT / "index.html").is_file()
     assert not (tmp_path / "reports").exists()
     assert str(cli.DEFAULT_REPORT / "index.html") in capsys.readouterr().out
+
+
+def test_fields_other_issues_add_to_verdicts_are_shown_when_present():
+    # worst_ratio, min_detectable_ratio and the two sub-verdicts, as a verdict's fields or
+    # in its details: the forest reads either place and falls back without them.
+    verdict = {**_verdict("holds_after_correction", 2.0, 1.0, [1.5, 2.5]), "worst_ratio": 3.0,
+               "verdict_printed": "violated", "verdict_corrected": "holds"}
+    verdict["details"] = {"min_detectable_ratio": 1.2, "worst_ratio_corrected": 0.5}
+    (row,) = forest_rows([("c", "claims/c.html", verdict)])
+    assert row.comparison.ratio == 3.0
+    assert row.detectable == 1.2
+    assert row.corrected == 0.5
+    assert (row.verdict_printed, row.verdict_corrected) == ("violated", "holds")
+    assert "smallest ratio detected w.p. 0.9" in forest_svg([row])
+    (plain,) = forest_rows([("c", "claims/c.html", _verdict("holds", 0.2, 0.5, [0.1, 0.3]))])
+    assert plain.detectable is None
+    assert "smallest ratio detected" not in forest_svg([plain])
