@@ -204,7 +204,7 @@ class ClaimView:
         rows["smallest ratio detected with probability 0.9"] = (
             detectable if detectable is not None else
             f"not stored by this verdict; its power in the statistic's units (the smallest "
-            f"violation detected with probability 0.9): {format_value(v.power)}")
+            f"violation detected with probability 0.9): {format_value(field(v, 'power'))}")
         rows.update({
             "p-value of the printed statement (H0: it holds)": pvalue_text(v.pvalue),
             "alpha (its share of the run's false-alarm budget, Holm)": v.alpha,
