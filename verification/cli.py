@@ -56,6 +56,10 @@ def _positive_int(text: str) -> int:
     return value
 
 
+#: where ``iln-verify report`` writes unless told: beside the default store, not reports/.
+DEFAULT_REPORT = runner.DEFAULT_STORE.parent / "report"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="iln-verify", description="Check the claims of the ILN and RKS papers.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -75,8 +79,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--store", type=Path, default=runner.DEFAULT_STORE)
     p = sub.add_parser("report", help="write the report of the latest verdicts")
     p.add_argument("--store", type=Path, default=runner.DEFAULT_STORE, help="the store to report on")
-    p.add_argument("--out", type=Path, default=Path("reports"),
-                   help="directory of index.html, claims/, REPORT.md, plots/ and summary.json")
+    # A folder of the user's own beside the store: in a clone, writing to reports/ would
+    # overwrite the committed full-profile report (only nox -s report regenerates that).
+    p.add_argument("--out", type=Path, default=DEFAULT_REPORT,
+                   help="directory of index.html, claims/, REPORT.md, plots/ and summary.json "
+                        f"(default {DEFAULT_REPORT}; the committed copy in reports/ is written by "
+                        "nox -s report)")
     p.add_argument("--save-verdicts", type=Path, metavar="PATH",
                    help="also write the store without its trials to this new file (small enough "
                         "to commit; the report can be written again from it)")
@@ -168,7 +176,8 @@ def _report(args) -> int:
         written = write_report(args.store, args.out)
     except ReportError as error:
         raise UsageError(str(error)) from None
-    print(f"wrote {len(written)} files to {args.out}: index.html, claims/, REPORT.md, plots/, summary.json")
+    print(f"wrote {len(written)} files to {args.out}/ (index.html, claims/, REPORT.md, plots/, "
+          f"summary.json); open {args.out / 'index.html'}")
     if args.save_verdicts is not None:
         with Store(args.store) as db:
             db.save_without_trials(args.save_verdicts)

@@ -16,6 +16,7 @@ Examples
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from verification.report.tables import Table, format_value, key_value_table
@@ -123,6 +124,12 @@ def _defects(doc: Mapping) -> list[Table]:
     return [listing, matrix]
 
 
+def _why(text: str) -> str:
+    """A stored explanation as today's :func:`format_value` would write it: documents written
+    before it said "n/a" for a missing number carry "NaN" (an interval's open end)."""
+    return re.sub(r"\bNaN\b", "n/a", text)
+
+
 def _false_alarms(doc: Mapping) -> list[Table]:
     fa = doc["false_alarms"]
     per_seed = fa.get("per_seed", {})
@@ -153,8 +160,8 @@ def _false_alarms(doc: Mapping) -> list[Table]:
             "why each false alarm differs (the claim's decision in that run)",
             ("master seed", "claim", "verdict", "expected", "why"),
             tuple((str(d["seed"]), d["claim"], d["verdict"], d["expected"],
-                   per_seed.get(str(d["seed"]), {}).get("why", {}).get(
-                       d["claim"], "not recorded (the run's store was gone when it was written)"))
+                   _why(per_seed.get(str(d["seed"]), {}).get("why", {}).get(
+                       d["claim"], "not recorded (the run's store was gone when it was written)")))
                   for d in fa["differing"])))
     return tables
 
