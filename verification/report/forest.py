@@ -164,9 +164,10 @@ def comparison(verdict) -> Comparison:
         undefined = "bound and statistic of opposite signs: no ratio"
     else:
         undefined = None
-    if _number(worst):
-        # The claim's own oriented ratio: its interval is the statistic's, oriented alike.
-        undefined = None
+    if _number(worst) and undefined:
+        # The claim's own oriented ratio, where the statistic and bound give none (a bound of
+        # 0, say): its interval cannot be oriented from them, so none is drawn.
+        return Comparison(sense, statistic, bound, float(worst), None, None, None, (low, high))
     if undefined:
         return Comparison(sense, statistic, bound, None, None, undefined, None, (low, high))
     low = statistic if low is None else low
@@ -316,8 +317,9 @@ def _finding(group: str, c: Comparison, corrected: float | None, verdict) -> str
         span = "" if (low is None and high is None) or low == high else f", interval {format_interval(low, high)}"
         return f"{c.text}{span}{where}{units}{tail}."
     r = ratio_text(c.ratio)
-    low, high = c.ratio_interval
-    span = "" if ratio_text(low) == ratio_text(high) else f", interval {ratio_text(low)} to {ratio_text(high)}"
+    low, high = c.ratio_interval or (None, None)
+    span = "" if c.ratio_interval is None or ratio_text(low) == ratio_text(high) else \
+        f", interval {ratio_text(low)} to {ratio_text(high)}"
     sign = {"<=": "≤", "<": "<", ">=": "≥"}.get(c.sense, c.sense)
     against = f"{format_value(c.statistic)} against {sign} {format_value(c.bound)}"
     if group in ("fails", "fixed"):
@@ -420,7 +422,7 @@ def _axis_range(rows: Sequence[ForestRow]) -> tuple[int, int]:
         c = r.comparison
         if c is None or c.ratio is None:
             continue
-        values += [_log(c.ratio), *(_log(e) for e in c.ratio_interval), _log(r.corrected),
+        values += [_log(c.ratio), *(_log(e) for e in c.ratio_interval or ()), _log(r.corrected),
                    _log(r.detectable)]
     finite = [v for v in values if v is not None and math.isfinite(v)]
     low = math.floor(min([0.0, *finite]))
@@ -475,7 +477,7 @@ def forest_svg(rows: Sequence[ForestRow]) -> str:
                 body.append(f'<text x="{(_PLOT_X0 + _PLOT_X1) / 2}" y="{mid + 4}" text-anchor="middle" '
                             f'font-style="italic" fill="#616161">{esc(reason)}</text>')
             else:
-                a, b = (_log(e) for e in c.ratio_interval)
+                a, b = (_log(e) for e in c.ratio_interval or (None, None))
                 if b is not None and a is not None:
                     body.append(f'<line x1="{x(a):.1f}" x2="{x(b):.1f}" y1="{mid}" y2="{mid}" '
                                 f'stroke="{colour}" stroke-width="2.5"/>')
