@@ -130,7 +130,7 @@ def learners(task: str, n: int, d: int, K: int, seed: int) -> dict[str, tuple[st
         m, k = K // 2, max(1, round(2 * K / (n + 1)))
         table.update({
             "KernelRidge (exact kernel, reference)": (f"{n * n:,} kernel evaluations", pipe(lambda: GridSearchCV(
-                KernelRidge(kernel="rbf", gamma=gamma), {"alpha": np.logspace(-3, 2, 6)}, cv=5))),
+                KernelRidge(kernel="rbf", gamma=gamma), {"alpha": _ALPHAS}, cv=5))),
             "RandomKitchenSinksRegressor": (budget, pipe(lambda: ours.RandomKitchenSinksRegressor(
                 K=K, random_state=seed, **family))),
             "FixedRandomRegressor": (f"r = {K}: {K * n:,}", pipe(lambda: ours.FixedRandomRegressor(

@@ -341,7 +341,8 @@ class ShrinkingGradientRegressor(RegressorMixin, _FeatureEstimator):
         The run of Algorithm 1 on everything seen so far (in the scaled units); its
         ``eta`` and ``m`` are the ones used.
     m_proof_ : int
-        The proof's m for this T and B, for comparison with ``run_.m``.
+        The proof's m for this T and B at the proof's step (Theorem 1's setting), for
+        comparison with ``run_.m``.
     auto_losses_ : dict
         With ``eta="auto"``, each step tried and its pass's mean online loss over the later
         half of the rounds (the scaled units); empty otherwise.
@@ -428,13 +429,14 @@ class ShrinkingGradientRegressor(RegressorMixin, _FeatureEstimator):
             return self
         T, B = X.shape[0], float(self.B)
         steps = self._steps(X)
-        self.m_proof_ = theory.m_proof(B, T, steps[0])
+        self.m_proof_ = theory.m_proof(B, T)
         m = {"auto": 4 * T, "proof": None}.get(self.m, self.m)
         width = self.family_.param_width or self.family_.dim
-        samples = len(steps) * T * (self.m_proof_ if m is None else m)
+        # m=None: shrinking_gradient takes the proof's m for each step.
+        samples = T * sum(theory.m_proof(B, T, eta) if m is None else m for eta in steps)
         _warn_if_slow(f"ShrinkingGradientRegressor draws {samples:.3g} samples ({len(steps)} "
-                      f"pass(es) of {T} rounds, m = {samples / T / len(steps):.3g}) of {width} "
-                      "coordinates", samples * width,
+                      f"pass(es) of {T} rounds, m = {samples / T / len(steps):.3g} on average) of "
+                      f"{width} coordinates", samples * width,
                       "m='auto' (4 T samples a round) or a smaller int m makes it faster"
                       if self.m != "auto" else "a smaller int m, or a float eta (one pass), makes it faster")
         runs = {eta: shrinking_gradient(X, y, self.family_, B=B, seed=learner, eta=eta, m=m,
