@@ -1,4 +1,4 @@
-"""Sessions of the project: tests, lint, verify, report, selftest, bench (``nox -l`` lists them)."""
+"""Sessions of the project: tests, lint, verify, report, selftest, bench, compare (``nox -l`` lists them)."""
 
 from pathlib import Path
 
@@ -71,3 +71,10 @@ def selftest(session):
         session.log("no full-profile verdicts in reports/: nox -s report puts the self-test in the report")
     else:
         session.run("iln-verify", "report", "--store", store, "--out", "reports")
+
+
+@nox.session
+def compare(session):
+    """Compare the iln.sklearn estimators with scikit-learn's own at equal budgets; print the README table."""
+    session.install(".")
+    session.run("python", "-m", "iln.benchmark_sklearn", *session.posargs)
