@@ -88,7 +88,26 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--save-verdicts", type=Path, metavar="PATH",
                    help="also write the store without its trials to this new file (small enough "
                         "to commit; the report can be written again from it)")
+    p = sub.add_parser("diff", help="what changed between two reports (stores or summary.json files)")
+    p.add_argument("old", type=Path, metavar="OLD")
+    p.add_argument("new", type=Path, metavar="NEW")
+    p.add_argument("--json", action="store_true", help="print the changes as JSON")
     return parser
+
+
+def _diff(args) -> int:
+    from verification.report import diff
+
+    try:
+        old, new = diff.load(args.old), diff.load(args.new)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    changes = diff.compare(old, new)
+    if args.json:
+        print(json.dumps([c.__dict__ for c in changes], indent=2, default=str))
+    else:
+        print(diff.render_text(changes, old, new))
+    return EXIT_OK
 
 
 def _fmt(value, spec=".3g") -> str:
@@ -189,7 +208,8 @@ def main(argv=None) -> int:
     """Entry point; returns the exit status."""
     try:
         args = _parser().parse_args(argv)
-        return {"list": _list, "run": _run, "show": _show, "report": _report}[args.command](args)
+        return {"list": _list, "run": _run, "show": _show, "report": _report,
+                "diff": _diff}[args.command](args)
     except (UsageError, StoreError) as error:
         print(f"iln-verify: error: {error}", file=sys.stderr)
         return EXIT_USAGE

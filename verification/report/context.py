@@ -390,7 +390,10 @@ def _summary(views: tuple[ClaimView, ...], run: RunRow | None, selftest: dict | 
                        "revision": c.revision, "seed": c.seed, "profile": c.profile,
                        "saved_at": c.saved_at})
     doc = {"schema_version": SCHEMA_VERSION, "meta": run.meta if run is not None else {},
-           "claims": claims, "not_run": [c.id for c in views if c.verdict is None]}
+           "claims": claims, "not_run": [c.id for c in views if c.verdict is None],
+           # The ledger as this code has it, so that iln-verify diff can compare two reports'.
+           "errata": [{"claim_id": e.claim_id, "kind": e.kind, "corrected": e.corrected}
+                      for e in catalog.errata()]}
     if selftest is not None:
         doc["selftest"] = selftest
     return _strict(doc)
