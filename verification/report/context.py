@@ -32,7 +32,7 @@ from verification.report.forest import (
     ratio_text,
 )
 from verification.report.plots import Plot, claim_plots
-from verification.report.self_test import check_document
+from verification.report.self_test import check_document, error_rates
 from verification.report.statements import Segment, segments
 from verification.report.tables import (
     Table,
@@ -395,7 +395,9 @@ def _summary(views: tuple[ClaimView, ...], run: RunRow | None, selftest: dict | 
            "errata": [{"claim_id": e.claim_id, "kind": e.kind, "corrected": e.corrected}
                       for e in catalog.errata()]}
     if selftest is not None:
-        doc["selftest"] = selftest
+        rates = error_rates(selftest)
+        doc["selftest"] = {**selftest, "type_one": rates["type_one"], "type_two": rates["type_two"],
+                           "stable_claims": rates["stable"]}
     return _strict(doc)
 
 

@@ -40,6 +40,8 @@ class FalseAlarms:
         ``{"seed", "claim", "verdict", "expected"}`` for every differing verdict.
     profile : str
     elapsed_s : float
+    expected : mapping of str to str, optional
+        Each claim's expected verdict when the seeds ran; default the catalog's today.
     """
 
     seeds: list[int]
@@ -47,6 +49,8 @@ class FalseAlarms:
     differing: list[dict]
     profile: str
     elapsed_s: float
+    #: each claim's expected verdict when the seeds ran (default: the catalog's today).
+    expected: Mapping[str, str] | None = None
 
     @property
     def n_verdicts(self) -> int:
@@ -95,6 +99,8 @@ class FalseAlarms:
 
 
     def _expected(self) -> dict[str, str]:
+        if self.expected is not None:
+            return {c: self.expected[c] for c in self.claims if c in self.expected}
         known = catalog.load()
         return {c: known[c].expected for c in self.claims if c in known}
 
