@@ -1,12 +1,81 @@
 """The errata ledger: every entry rests on a counterexample or a quotation, and names a claim."""
 
 import json
+from pathlib import Path
 
 import pytest
 
 from verification import catalog, cli
-from verification.catalog import Erratum
+from verification.catalog import Erratum, Quote
+from verification.quotations import Location, SearchableText
 from verification.verdicts import HOLDS_AFTER_CORRECTION
+
+#: the papers' texts (machine conversions of the PDFs), beside the repository as in CI.
+PAPERS_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "papers"
+PAPER_FILES = {"ICML": "000_5ebcfbcff3536b59.txt", "arXiv": "002_435b4fa314dab6a0.txt",
+               "RKS": "004_813c74c7c436e721.txt"}
+
+
+def paper_texts(directory: Path) -> dict[str, SearchableText]:
+    """Each paper version's text, normalised once; skips the test when a text is not there."""
+    missing = [name for name in PAPER_FILES.values() if not (directory / name).is_file()]
+    if missing:
+        pytest.skip(f"the papers' texts are not at {directory} (missing {missing}): the quotations "
+                    "of the errata ledger cannot be checked without them")
+    return {paper: SearchableText((directory / name).read_text(encoding="utf-8"))
+            for paper, name in PAPER_FILES.items()}
+
+
+@pytest.fixture(scope="module")
+def papers():
+    return paper_texts(PAPERS_DIR)
+
+
+def test_without_the_papers_texts_the_check_skips_and_says_why(tmp_path):
+    with pytest.raises(pytest.skip.Exception, match="papers' texts are not at"):
+        paper_texts(tmp_path)
+
+
+def _label(erratum: Erratum) -> str:
+    """The erratum as a reader finds it: its claim and its place among that claim's errata."""
+    same = [e for e in catalog.errata() if e.claim_id == erratum.claim_id]
+    return f"{erratum.claim_id} (erratum {same.index(erratum) + 1} of {len(same)})"
+
+
+def test_every_quotation_of_the_ledger_is_in_its_paper_as_written(papers):
+    failures = []
+    for erratum in catalog.errata():
+        for quote in erratum.quotes:
+            found = papers[quote.paper].locate(quote.text)
+            if not isinstance(found, Location):
+                failures.append(f"{_label(erratum)}: {quote.paper}, {quote.location}: {found}")
+    assert not failures, "quotations not in the papers' texts:\n" + "\n".join(failures)
+
+
+def test_every_entry_quotes_each_version_it_cites_and_a_disagreement_quotes_two_places():
+    for erratum in catalog.errata():
+        quoted = {q.paper for q in erratum.quotes}
+        assert set(erratum.printed) <= quoted, (_label(erratum), sorted(set(erratum.printed) - quoted))
+        if erratum.kind == "quoted disagreement":
+            assert len(erratum.quotes) >= 2, _label(erratum)
+
+
+def test_quotations_live_in_quotes_not_in_the_prose():
+    # The ledger's prose refers to its quotes; a quotation in the prose would escape the check.
+    for erratum in catalog.errata():
+        prose = [*erratum.printed.values(), erratum.counterexample, erratum.corrected, erratum.check]
+        for marks in ("``", "\'\'", '"', "\u201c", "\u2018\u2018"):
+            assert not any(marks in p for p in prose), (_label(erratum), marks)
+
+
+def test_a_quote_names_a_known_paper_and_some_words():
+    with pytest.raises(ValueError, match="paper must be one of"):
+        Quote("NeurIPS", "Lemma 1", "words")
+    with pytest.raises(ValueError, match="is empty"):
+        Quote("ICML", "Lemma 1", "  ")
+    with pytest.raises(TypeError, match="must be Quote instances"):
+        Erratum(claim_id="iln.thm1.regret", printed={"ICML": "x"}, counterexample="c", corrected="y",
+                check="z", quotes=("a quotation in prose",))
 
 
 def test_a_corrected_verdict_comes_with_a_counterexample_of_the_claims_own():

@@ -16,7 +16,7 @@ from iln import theory
 from iln.estimator import estimate_scalar_product
 from iln.random_streams import child
 from verification import rules, statistics
-from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Erratum, Source, register
+from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Erratum, Quote, Source, register
 from verification.claims.iln.algorithm1_runs import RUNS, algorithm1_run
 from verification.claims.iln.instances import DESCRIPTIONS, estimator_instance
 from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, Verdict
@@ -188,6 +188,20 @@ register(Claim(
         corrected=_TAIL_CORRECTED + r"\quad\text{(two-sided Hoeffding, terms in } [-\|\alpha\|_1, \|\alpha\|_1])",
         check="iln.lemma4.hoeffding checks the corrected bound on the same trials at every grid "
               "point; the verdict is holds_after_correction when it holds everywhere.",
+        quotes=(
+            Quote("ICML", "Appendix A, Lemma 4, eq. (19)",
+                  r"\mathbb{P}[|E - \langle f, \Phi(\mathbf{x}) \rangle| > \epsilon] \leq "
+                  r"\exp\left(-\frac{m\epsilon^2}{\|\alpha\|_1^2}\right) \quad (19)"),
+            Quote("ICML", "Appendix A, proof of Lemma 4",
+                  r"Since $E = \frac{1}{m} \sum E^{(k)}$ the result follows directly from Hoeffding's "
+                  r"inequality."),
+            Quote("arXiv", "Appendix A, Lemma 3, eq. (15)",
+                  r"\mathbb{P}\left[|E - \langle f, \Phi(\mathbf{x})\rangle| > \epsilon\right] \le "
+                  r"\exp\left(-\frac{m\epsilon^2}{\|\alpha\|_1^2}\right) \tag{15}"),
+            Quote("arXiv", "Appendix A, proof of Lemma 3",
+                  r"Since $E = \frac{1}{m} \sum E^{(k)}$ the result follows directly from Hoeffding's "
+                  r"inequality."),
+        ),
     ),
 ))
 

@@ -21,7 +21,7 @@ from iln import theory
 from iln.comparison import LABELS, LEARNERS, section6_comparison
 from iln.random_streams import child
 from verification import rules, statistics
-from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Erratum, Source, register
+from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Erratum, Quote, Source, register
 from verification.claims.iln.algorithm1_runs import RUNS, algorithm1_run
 from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, VIOLATED, Verdict
 
@@ -293,6 +293,27 @@ register(Claim(
               "which takes this m, at every point of the grid; the verdict is holds_after_correction "
               "when it holds everywhere. The m with Lemma 5's bound in place of ||alpha||_1 is checked "
               "beside it (details['theorem_m']).",
+        quotes=(
+            Quote("ICML", "Section 3, Theorem 1, part 3",
+                  r"For each $t = 1 \dots T$ and a new test example $\mathbf{x}$, we can with probability "
+                  r"$\geq 1 - \delta$ estimate $\langle f_t, \Phi(\mathbf{x}) \rangle$ within accuracy "
+                  r"$\epsilon_0$ by running Algorithm 2 with parameters $\alpha^{(t)}, "
+                  r"\{\mathbf{x}_i\}_{i=1}^t, \mathbf{x}$ and $m = O(\frac{B^4 T}{\epsilon_0^2} \log 1/\delta)$"),
+            Quote("ICML", "Appendix A, Lemma 4, eq. (19)",
+                  r"\mathbb{P}[|E - \langle f, \Phi(\mathbf{x}) \rangle| > \epsilon] \leq "
+                  r"\exp\left(-\frac{m\epsilon^2}{\|\alpha\|_1^2}\right) \quad (19)"),
+            Quote("arXiv", "Section 3, Theorem 1, part 3",
+                  r"For each t = 1...T and a new test example $\mathbf{x}$, we can estimate "
+                  r"$\langle f_t, \Phi(\mathbf{x}) \rangle$ within accuracy $\epsilon_0$ by running "
+                  r"Algorithm 2 with parameters $\alpha^{(t)}$, $\{\mathbf{x}_i\}_{i=1}^t$, $\mathbf{x}$ "
+                  r"and $m = O(\frac{B^4T}{\epsilon_0^2}\log 1/\delta)$"),
+            Quote("arXiv", "Appendix A, Lemma 3, eq. (15)",
+                  r"\mathbb{P}\left[|E - \langle f, \Phi(\mathbf{x})\rangle| > \epsilon\right] \le "
+                  r"\exp\left(-\frac{m\epsilon^2}{\|\alpha\|_1^2}\right) \tag{15}"),
+            Quote("arXiv", "Appendix C.2, last display",
+                  r"\mathbb{P}\left[\left|E - \left\langle f_t, \mathbf{x} \right\rangle\right|\right] "
+                  r"\le \exp\left(-\frac{\epsilon^2 m}{((16B + 1)B\sqrt{T})^2}\right)"),
+        ),
     ),
 ))
 

@@ -21,7 +21,7 @@ from iln.comparator import regret as comparator_regret
 from iln.random_streams import child
 from iln.shrinking_gradient import shrinking_gradient
 from verification import rules
-from verification.catalog import DESIGN_ALPHA, Claim, Erratum, Source, register
+from verification.catalog import DESIGN_ALPHA, Claim, Erratum, Quote, Source, register
 from verification.claims.iln.regret import SEQUENCES, regret_point, sequence
 from verification.verdicts import HOLDS_AFTER_CORRECTION, Verdict
 
@@ -116,5 +116,17 @@ register(Claim(
         corrected=r"\alpha_t^{(t+1)} = -\eta(E_t - y_t)\ \text{(}f_{t+1} = f_t - \eta\bar{\nabla}_t\text{)}",
         check="The same sequences and learner seeds with the descent step: the mean regret is below "
               "the proof's bound at every point (mean rule, BCa bootstrap over seeds).",
+        quotes=(
+            Quote("ICML", "Section 3, Algorithm 1", r"\alpha_t^{(t+1)} = -\eta(y_t - E_t)"),
+            Quote("ICML", "Section 5.1, Lemma 2", r"Denote $\hat{f}_t = f_t - \eta \bar{\nabla}_t$"),
+            Quote("ICML", "Appendix B.2, proof of Lemma 6, eq. (22)",
+                  r"\|\hat{f}_{t+1}\| &= \|f_t - \eta(E_t - y)\Phi(\mathbf{x}_t)\|"),
+            Quote("arXiv", "Section 3, Algorithm 1", r"\alpha_t^{(t+1)} = \eta(E_t - y_t)"),
+            Quote("arXiv", "Section 5, eq. (9)",
+                  r"\nabla_t = (y_t - \langle f_t, \Phi(\mathbf{x}_t) \rangle) \Phi(\mathbf{x}_t)"),
+            Quote("arXiv", "Section 5.1, Lemma 2", r"Denote $\hat{f}_t = f_t - \eta \bar{\nabla}_t$"),
+            Quote("arXiv", "Appendix B.2, proof of Lemma 5",
+                  r"\|\hat{f}_{t+1}\| = \|f_t - \eta(E_t - y)\Phi(\mathbf{x}_t)\|"),
+        ),
     ),
 ))

@@ -21,7 +21,7 @@ from iln import function_class as fc
 from iln.baselines.kitchen_sinks import minimize_weighted_risk
 from iln.random_streams import child, generator
 from verification import rules, statistics
-from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Erratum, Source, register
+from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Erratum, Quote, Source, register
 from verification.claims.rks.instances import DESCRIPTIONS, class_instance, risk_minimizer
 from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, Verdict
 
@@ -150,6 +150,16 @@ register(Claim(
               "on the same trials; the verdict is holds_after_correction when the printed bound fails "
               "and the corrected one holds everywhere. Lemma 2 uses mu = P_x, a probability, and is "
               "unaffected.",
+        quotes=(
+            Quote("RKS", "Section 2, Lemma 1",
+                  r"Lemma 1. Let $\mu$ be a measure on $\mathcal{X}$, and $f^*$ a function in $\mathcal{F}_p$."),
+            Quote("RKS", "Section 2, Lemma 1, eq. (9)",
+                  r"\sqrt{\int_{\mathcal{X}} \left(\hat{f}(x) - f^*(x)\right)^2 d\mu(x)} \le "
+                  r"\frac{C}{\sqrt{K}} \left(1 + \sqrt{2\log\frac{1}{\delta}}\right). \tag{9}"),
+            Quote("RKS", "Section 2, proof of Lemma 1",
+                  r"Also, under the inner product $\langle f,g\rangle=\int f(x)g(x)\ d\mu(x)$, "
+                  r"$\|\beta_k\phi(\cdot;w_k)\|\leq C$."),
+        ),
     ),
 ))
 
