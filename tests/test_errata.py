@@ -1,12 +1,21 @@
 """The errata ledger: every entry rests on a counterexample or a quotation, and names a claim."""
 
+import itertools
 import json
+import math
+from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from iln.features import RandomCoordinate
+from iln.shrinking_gradient import shrinking_gradient
 from verification import catalog, cli
 from verification.catalog import Erratum, Quote
+from verification.claims.iln.estimator_tails import hoeffding_counterexample, sign_mean_tail
+from verification.claims.iln.prediction_and_figures import printed_test_time_counterexample
+from verification.claims.iln.update_sign import printed_step_point_mass
 from verification.quotations import Location, SearchableText
 from verification.verdicts import HOLDS_AFTER_CORRECTION
 
@@ -124,3 +133,60 @@ def test_list_shows_the_ledger_with_its_kinds(capsys):
     kinds = {e["kind"] for e in doc["errata"]}
     assert kinds == {"counterexample", "quoted disagreement"}
     assert len(doc["errata"]) == len(catalog.errata())
+
+
+# ------------------------------------------------------------------------------------------
+# Exact counterexamples of the ledger (computed, not sampled)
+# ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("m", [1, 2, 3, 6])
+def test_the_sign_sum_tail_is_the_count_of_sign_vectors(m):
+    threshold = Fraction(1, 3)
+    count = sum(abs(sum(signs)) > threshold * m for signs in itertools.product((-1, 1), repeat=m))
+    assert sign_mean_tail(m, threshold) == Fraction(count, 2**m)
+
+
+def test_hoeffding_erratum_exact():
+    # ICML eq. (19) / arXiv eq. (15): the erratum's two points, exactly.
+    at_2 = hoeffding_counterexample(2, Fraction(9, 10))
+    at_1 = hoeffding_counterexample(1, Fraction(1, 2))
+    assert at_2["probability"] == Fraction(1, 2)
+    assert at_1["probability"] == 1
+    assert at_2["violates_printed"]
+    assert at_1["violates_printed"]
+    assert not at_2["violates_corrected"]
+    assert not at_1["violates_corrected"]
+
+
+def test_test_time_erratum_exact():
+    first = printed_test_time_counterexample(Fraction(1, 5), Fraction(9, 10))
+    second = printed_test_time_counterexample(Fraction(1, 100), Fraction(3, 10))
+    assert (first["m"], first["probability"]) == (2, Fraction(1, 2))
+    assert second["m"] == 52
+    assert second["probability"] == Fraction(2 * sum(math.comb(52, k) for k in range(19)), 2**52)
+    assert 0.036 < second["probability"] < 0.037
+    assert first["violates"]
+    assert second["violates"]
+
+
+def test_update_sign_erratum_exact_and_smallest():
+    assert printed_step_point_mass(1, 9)["regret"] > printed_step_point_mass(1, 9)["bound"]
+    assert printed_step_point_mass(1, 4)["regret"] < printed_step_point_mass(1, 4)["bound"]
+    big = printed_step_point_mass(1, 64)
+    assert big["ratio"] > 50
+    with pytest.raises(ValueError, match="perfect square"):
+        printed_step_point_mass(1, 10)
+
+
+def test_update_sign_exact_run_is_the_shipped_printed_algorithm():
+    # The closed-form recurrence describes the shipped Algorithm 1 with the printed step:
+    # same losses round by round whatever the learner's seed (the estimates are exact).
+    T = 16
+    X = np.full((T, 1), 0.999)
+    run = shrinking_gradient(X, np.ones(T), RandomCoordinate(1), B=1.0, seed=5, m=3,
+                             update="printed", method="numpy", oracle=RandomCoordinate(1).kernel)
+    exact = printed_step_point_mass(1, T)
+    best = T * (1 - 0.999) ** 2 / 2
+    # float64 against rational arithmetic over 16 rounds: relative 1e-12 is ample
+    assert float(exact["regret"]) == pytest.approx(run.trace.loss_exact.sum() - best, rel=1e-12)
