@@ -3,6 +3,7 @@
 import itertools
 import json
 import math
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -190,3 +191,53 @@ def test_update_sign_exact_run_is_the_shipped_printed_algorithm():
     best = T * (1 - 0.999) ** 2 / 2
     # float64 against rational arithmetic over 16 rounds: relative 1e-12 is ample
     assert float(exact["regret"]) == pytest.approx(run.trace.loss_exact.sum() - best, rel=1e-12)
+
+
+# ------------------------------------------------------------------------------------------
+# The two versions, line by line (README section): every quoted line checked
+# ------------------------------------------------------------------------------------------
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+VERSIONS_TITLE = "## The two versions, line by line"
+#: a quoted line of the section: "- ICML: `...`", or "- arXiv, not in the text: `...`".
+QUOTED_LINE = re.compile(r"^\s*- (ICML|arXiv)(, not in the text)?: `(.+)`\s*$")
+#: the statements compared (ICML numbering), each a subsection of its own.
+COMPARED = ["Algorithm 1", "Algorithm 2", "Theorem 1", "Corollary 1",
+            *(f"Lemma {k}" for k in range(1, 7))]
+
+
+def versions_section() -> dict[str, list[re.Match]]:
+    """The section's quoted lines, by subsection title."""
+    text = README.read_text(encoding="utf-8")
+    assert VERSIONS_TITLE in text, f"README.md has no section {VERSIONS_TITLE!r}"
+    section = text.split(VERSIONS_TITLE, 1)[1].split("\n## ", 1)[0]
+    quoted: dict[str, list[re.Match]] = {}
+    title = None
+    for line in section.splitlines():
+        if line.startswith("### "):
+            title = line[4:].strip()
+            quoted[title] = []
+        elif (match := QUOTED_LINE.match(line)) is not None:
+            assert title is not None, line
+            quoted[title].append(match)
+    return quoted
+
+
+def test_the_versions_section_compares_every_statement_it_names():
+    quoted = versions_section()
+    for name in COMPARED:
+        titles = [t for t in quoted if t == name or t.startswith(name + " ")]
+        assert len(titles) == 1, (name, sorted(quoted))
+        lines = quoted[titles[0]]
+        assert {m[1] for m in lines} == {"ICML", "arXiv"}, name  # both versions quoted
+
+
+def test_every_line_the_versions_section_quotes_is_in_its_paper_and_every_absence_absent(papers):
+    failures = []
+    for title, lines in versions_section().items():
+        for match in lines:
+            paper, absent, quotation = match[1], bool(match[2]), match[3]
+            found = papers[paper].locate(quotation)
+            if isinstance(found, Location) == absent:
+                failures.append(f"{title}: {paper}{' (said absent)' if absent else ''}: {found}")
+    assert not failures, "README's line-by-line comparison misquotes:\n" + "\n".join(failures)
