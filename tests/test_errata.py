@@ -11,12 +11,15 @@ import numpy as np
 import pytest
 
 from iln.features import RandomCoordinate
+from iln.random_streams import child, generator
 from iln.shrinking_gradient import shrinking_gradient
 from verification import catalog, cli
 from verification.catalog import Erratum, Quote
 from verification.claims.iln.estimator_tails import hoeffding_counterexample, sign_mean_tail
 from verification.claims.iln.prediction_and_figures import printed_test_time_counterexample
 from verification.claims.iln.update_sign import printed_step_point_mass
+from verification.claims.rks.approximation import lemma1_trial, orthogonal_lemma1_exact
+from verification.claims.rks.instances import class_instance
 from verification.quotations import Location, SearchableText
 from verification.verdicts import HOLDS_AFTER_CORRECTION
 
@@ -241,3 +244,33 @@ def test_every_line_the_versions_section_quotes_is_in_its_paper_and_every_absenc
             if isinstance(found, Location) == absent:
                 failures.append(f"{title}: {paper}{' (said absent)' if absent else ''}: {found}")
     assert not failures, "README's line-by-line comparison misquotes:\n" + "\n".join(failures)
+
+
+def test_rks_lemma1_erratum_exact():
+    # Under the counting measure (mass 32) eq. (9) fails with these exact probabilities;
+    # under the uniform probability, and corrected, it never fails at these K.
+    assert orthogonal_lemma1_exact(16, 0.5, 32)["probability"] == 1
+    assert 0.41 < orthogonal_lemma1_exact(16, 0.1, 32)["probability"] < 0.42
+    assert orthogonal_lemma1_exact(32, 0.5, 32)["probability"] > 0.99998
+    for K in (4, 16, 32, 64):
+        for mass in (1, 32):
+            out = orthogonal_lemma1_exact(K, 0.1, mass)
+            assert not out["violates_corrected"]
+            assert out["violates_printed"] == (mass == 32 and K >= 16), (K, mass)
+    with pytest.raises(ValueError, match="K must be"):
+        orthogonal_lemma1_exact(256, 0.1, 32)
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_rks_lemma1_exact_distance_is_the_shipped_best_member(seed):
+    # The occupancy formula sqrt(K)/C * distance = sqrt(S) / (32 sqrt(K)) is what the claim's
+    # trial measures with the shipped bounded least squares, draw for draw.
+    config = {"C": 1.0, "instances": ["orthogonal"], "K": [16, 64], "delta": [0.5], "mass": [1, "counting"]}
+    root = np.random.SeedSequence(seed)
+    record = lemma1_trial(config, root)
+    for j, K in enumerate(config["K"]):
+        W = class_instance("orthogonal", 1.0).family.sample(K, generator(child(root, j)))
+        drawn = np.bincount(W[:, 0].astype(int), minlength=32)
+        S = sum(max(0, K - 32 * int(n)) ** 2 for n in drawn)
+        # the solver's tolerance, far below the gaps between thresholds and values
+        assert record[f"orthogonal/K={K}/best"] == pytest.approx(math.sqrt(S) / (32 * math.sqrt(K)), rel=1e-6)
