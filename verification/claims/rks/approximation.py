@@ -326,9 +326,9 @@ def orthogonal_lemma1_exact(K: int, delta: float, mass: float) -> dict:
             ways *= math.factorial(K) // (math.factorial(K - used)
                                           * math.prod(math.factorial(i) ** c for i, c in enumerate(counts)))
             ways *= _onto_at_least(K - used, rest, least)
-            S = sum(c * u for c, u in zip(counts, shortfall, strict=True))
+            total_shortfall = sum(c * u for c, u in zip(counts, shortfall, strict=True))
             for name, t in thresholds.items():
-                if S > t:
+                if total_shortfall > t:
                     failing[name] += ways
             return
         for c in range(left + 1):
