@@ -118,7 +118,8 @@ class Erratum:
     claim_id : str
         The claim whose check covers the corrected statement.
     printed : mapping paper -> str
-        The statement as printed in each version (LaTeX), or the quoted places.
+        The statement as printed in each version (LaTeX), or the places that disagree, in
+        formulas; the words themselves are in ``quotes``.
     counterexample : str
         The smallest counterexample found, or the disagreement with its quotations.
     corrected : str
