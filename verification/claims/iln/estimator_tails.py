@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -16,7 +17,7 @@ from iln import theory
 from iln.estimator import estimate_scalar_product
 from iln.random_streams import child
 from verification import rules, statistics
-from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Erratum, Source, register
+from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Erratum, Quote, Source, register
 from verification.claims.iln.algorithm1_runs import RUNS, algorithm1_run
 from verification.claims.iln.instances import DESCRIPTIONS, estimator_instance
 from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, Verdict
@@ -184,10 +185,25 @@ register(Claim(
                        "Algorithm 2 is +-0.998 with probability 1/2 and <f, Phi(x)> = 0. With m = 2 "
                        "and eps = 0.9, |E| > eps exactly when both terms agree: probability 1/2, "
                        "while the printed bound is exp(-2 * 0.81) = 0.198. With m = 1 and "
-                       "eps = 0.5 the probability is 1 against exp(-0.25) = 0.78.",
+                       "eps = 0.5 the probability is 1 against exp(-0.25) = 0.78. Both exact "
+                       "(hoeffding_counterexample: a binomial law in rational arithmetic).",
         corrected=_TAIL_CORRECTED + r"\quad\text{(two-sided Hoeffding, terms in } [-\|\alpha\|_1, \|\alpha\|_1])",
         check="iln.lemma4.hoeffding checks the corrected bound on the same trials at every grid "
               "point; the verdict is holds_after_correction when it holds everywhere.",
+        quotes=(
+            Quote("ICML", "Appendix A, Lemma 4, eq. (19)",
+                  r"\mathbb{P}[|E - \langle f, \Phi(\mathbf{x}) \rangle| > \epsilon] \leq "
+                  r"\exp\left(-\frac{m\epsilon^2}{\|\alpha\|_1^2}\right) \quad (19)"),
+            Quote("ICML", "Appendix A, proof of Lemma 4",
+                  r"Since $E = \frac{1}{m} \sum E^{(k)}$ the result follows directly from Hoeffding's "
+                  r"inequality."),
+            Quote("arXiv", "Appendix A, Lemma 3, eq. (15)",
+                  r"\mathbb{P}\left[|E - \langle f, \Phi(\mathbf{x})\rangle| > \epsilon\right] \le "
+                  r"\exp\left(-\frac{m\epsilon^2}{\|\alpha\|_1^2}\right) \tag{15}"),
+            Quote("arXiv", "Appendix A, proof of Lemma 3",
+                  r"Since $E = \frac{1}{m} \sum E^{(k)}$ the result follows directly from Hoeffding's "
+                  r"inequality."),
+        ),
     ),
 ))
 
@@ -272,3 +288,60 @@ register(Claim(
     instances="rounds 2, 3, 5, 8, 12 of runs of Algorithm 1, eps chosen so that the printed bound "
               "is 0.05 at each: " + "; ".join(f"{k}: {v}" for k, v in RUNS.items()),
 ))
+
+
+# ------------------------------------------------------------------------------------------
+# The erratum's counterexample, exact: sums of signs
+# ------------------------------------------------------------------------------------------
+
+
+def sign_mean_tail(m: int, threshold: Fraction) -> Fraction:
+    """``P[|S_m| > threshold * m]`` exactly, ``S_m`` a sum of m independent fair signs.
+
+    The law of Algorithm 2's estimate when each of its m terms is ``+-a`` with probability
+    1/2 and the scalar product is 0: ``|E - <f, Phi(x)>| > eps`` exactly when
+    ``|S_m| > (eps / a) m``.
+
+    Parameters
+    ----------
+    m : int
+        Number of terms, ``m >= 1``.
+    threshold : Fraction
+        The deviation per term, in units of the term's size (exact, so that the event's
+        boundary is decided exactly).
+
+    Examples
+    --------
+    >>> sign_mean_tail(2, Fraction(9, 10))   # |S_2| = 2 when both signs agree
+    Fraction(1, 2)
+    """
+    if m < 1:
+        raise ValueError(f"m must be a positive integer, got {m!r}")
+    favourable = sum(math.comb(m, k) for k in range(m + 1) if abs(2 * k - m) > threshold * m)
+    return Fraction(favourable, 2**m)
+
+
+def hoeffding_counterexample(m: int, eps: Fraction, term: Fraction = Fraction(998, 1000)) -> dict:
+    """The erratum's instance of ICML eq. (19) / arXiv eq. (15), computed exactly.
+
+    Sign features on two orthogonal inputs, ``alpha = (1)``: each term of Algorithm 2 is
+    ``+-term`` with probability 1/2 and ``<f, Phi(x)> = 0``, so
+    ``P[|E - <f, Phi(x)>| > eps] = P[|S_m| > (eps / term) m]`` (:func:`sign_mean_tail`).
+
+    Returns
+    -------
+    dict
+        ``probability`` (Fraction), the printed bound ``exp(-m eps^2 / ||alpha||_1^2)`` and the
+        corrected ``2 exp(-m eps^2 / (2 ||alpha||_1^2))`` (floats), and ``violates_printed``.
+
+    Examples
+    --------
+    >>> hoeffding_counterexample(2, Fraction(9, 10))["violates_printed"]
+    True
+    """
+    probability = sign_mean_tail(m, eps / term)
+    printed = math.exp(-m * eps**2)
+    corrected = min(1.0, 2 * math.exp(-m * eps**2 / 2))
+    return {"m": m, "eps": float(eps), "probability": probability, "printed_bound": printed,
+            "corrected_bound": corrected, "violates_printed": probability > printed,
+            "violates_corrected": probability > corrected}

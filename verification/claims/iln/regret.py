@@ -48,7 +48,7 @@ from iln.features import FeatureFamily, RandomCoordinate
 from iln.random_streams import child, generator
 from iln.shrinking_gradient import shrinking_gradient
 from verification import rules, statistics
-from verification.catalog import Claim, Erratum, Source, register
+from verification.catalog import Claim, Erratum, Quote, Source, register
 from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, Verdict
 
 __all__ = ["NEAR_DUPLICATES", "POPULATIONS", "SEQUENCES", "Population", "Sequence", "hadamard_rows",
@@ -736,12 +736,10 @@ register(Claim(
     erratum=Erratum(
         claim_id="iln.cor1.online_to_batch",
         printed={
-            "ICML": _COR1_ICML + r"\quad\text{(Corollary 1; Related Work: ``Our algorithm needs }"
-                    r"O(\frac{B^2}{\epsilon^2})\text{ examples'')}",
-            "arXiv": _COR1_ARXIV + r"\quad\text{(Corollary 1; Related Work: ``Our algorithm needs }"
-                     r"O(\frac{B}{\epsilon^2})\text{ examples'', and one paragraph later ``using }"
-                     r"O(\frac{B^2}{\epsilon^2})\text{ samples, will, in expectation, output a "
-                     r"predictor that is }\epsilon\text{ close to the best in }\mathcal{H}^B_\mu\text{'')}",
+            "ICML": _COR1_ICML + r"\quad\text{(Corollary 1; Related Work: } O(\frac{B^2}{\epsilon^2})"
+                    r"\text{ examples)}",
+            "arXiv": _COR1_ARXIV + r"\quad\text{(Corollary 1; Related Work: } O(\frac{B}{\epsilon^2})"
+                     r"\text{ examples, and one paragraph later } O(\frac{B^2}{\epsilon^2})\text{ samples)}",
         },
         counterexample="The arXiv version contradicts itself: its Related Work says both O(B/eps^2) "
                        "examples and O(B^2/eps^2) samples, and its Theorem 1 (regret O(B sqrt T)) "
@@ -759,5 +757,17 @@ register(Claim(
               "corollary1_T(B, eps) on finite-support distributions (mean rule over seeds) and "
               "recomputes the point-mass counterexample in closed form; the verdict is "
               "holds_after_correction when the bound holds at every point and the arXiv rate fails.",
+        quotes=(
+            Quote("ICML", "Section 3, Corollary 1",
+                  r"Run Algorithm 1 as in Theorem 1, with $T = O(\frac{B^2}{\epsilon^2})$."),
+            Quote("ICML", "Section 4, Related Work",
+                  r"Our algorithm needs $O(\frac{B^2}{\epsilon^2})$ examples which is considerably better."),
+            Quote("arXiv", "Section 3, Corollary 1",
+                  r"Run Algorithm 1 as in Theorem 1, with $T = O(\frac{B}{\epsilon^2})$."),
+            Quote("arXiv", "Section 4, Related Work", r"Our algorithm needs $O(\frac{B}{\epsilon^2})$ examples."),
+            Quote("arXiv", "Section 4, Related Work, one paragraph later",
+                  r"using $O(\frac{B^2}{\epsilon^2})$ samples, will, in expectation, output a predictor "
+                  r"that is $\epsilon$ close to the best in $\mathcal{H}^B_\mu$"),
+        ),
     ),
 ))

@@ -33,7 +33,7 @@ from iln.features import FeatureFamily, RandomCoordinate, RandomSign
 from iln.random_streams import child
 from iln.shrinking_gradient import ShrinkingGradientResult, shrinking_gradient
 from verification import rules, statistics
-from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Erratum, Source, register
+from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Erratum, Quote, Source, register
 from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, Verdict
 
 __all__ = ["STATES", "ProbeState", "probe_state", "probe_trial", "round_outcome"]
@@ -578,6 +578,22 @@ register(Claim(
               "must lie in E1 or E2 (none may fall outside): the pointwise implication, which gives "
               "the inequality with <= for the probabilities; round 1 is run to show the strict "
               "form fails (details: printed_strict_at_t1).",
+        quotes=(
+            Quote("ICML", "Appendix B.2, Lemma 6",
+                  r"\mathcal{E}_1^t : $|E_t| > 16B$ and $|E_t| > \frac{1}{4\eta}\|f_t\|$."),
+            Quote("ICML", "Appendix B.2, Lemma 6", r"\mathcal{E}_2^t : $|E_t| > 16B$ and $\|f_t\| < 8B$."),
+            # The conversion of ICML drops the star of f^* in "For every ||f^*|| < B"; the quote
+            # starts after it.
+            Quote("ICML", "Appendix B.2, Lemma 6",
+                  r"we have that $P_t(f^*) < \mathbb{P}[\mathcal{E}_1^t \cup \mathcal{E}_2^t]$"),
+            Quote("ICML", "Section 3, Algorithm 2", r"if $\alpha = \bar{0}$ then Set $E = 0$"),
+            Quote("arXiv", "Appendix B.2, Lemma 5",
+                  r"$\mathcal{E}_1^t$: $|E_t| > 16B$ and $|E_t| > \frac{1}{4\eta} ||f_t||$"),
+            Quote("arXiv", "Appendix B.2, Lemma 5", r"$\mathcal{E}_2^t$: $|E_t| > 16B$ and $||f_t|| < 8B$"),
+            Quote("arXiv", "Appendix B.2, Lemma 5",
+                  r"For every $||f^*|| < B$ we have that $P_t(f^*) < \mathbb{P}\left[\mathcal{E}_1^t "
+                  r"\cup \mathcal{E}_2^t\right]$"),
+        ),
     ),
     instances="round t of Algorithm 1 replayed from fixed states with m = 1, 2, 3, 5 (the estimate "
               "reaches the shrink threshold in a large share of the replays, and the unshrunk step "
