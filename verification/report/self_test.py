@@ -174,8 +174,9 @@ def error_rates(doc: Mapping) -> dict:
     fa = doc["false_alarms"]
     if "type_one" in fa and "type_two" in fa:
         return {"type_one": fa["type_one"], "type_two": fa["type_two"], "stable": fa.get("stable")}
-    alarms = FalseAlarms(list(fa["seeds"]), list(fa["claims"]), list(fa["differing"]), fa["profile"],
-                         fa.get("elapsed_s", 0.0), expected=doc.get("meta", {}).get("expected"))
+    alarms = FalseAlarms(list(fa.get("seeds", [])), list(fa.get("claims", [])), list(fa.get("differing", [])),
+                         fa.get("profile", ""), fa.get("elapsed_s", 0.0),
+                         expected=doc.get("meta", {}).get("expected"))
     return {"type_one": alarms.type_one(), "type_two": alarms.type_two(), "stable": alarms.stable()}
 
 
