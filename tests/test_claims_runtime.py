@@ -130,3 +130,17 @@ def test_repository_root_from_the_environment_else_the_source_tree(monkeypatch, 
     config = catalog.load()["iln.thm1.runtime"].config("full")
     assert config["benchmark_json"] == runtime.BENCHMARK_JSON
     assert runtime.benchmark_path(config).is_absolute()
+
+
+def test_a_non_editable_install_finds_the_directory_it_was_built_from(monkeypatch, tmp_path):
+    # pip records the source of `pip install .` (PEP 610 direct_url.json); an installed package
+    # does not sit in a checkout, so that is where the repository's reports/ are.
+    class Installed:
+        def read_text(self, name):
+            assert name == "direct_url.json"
+            return json.dumps({"url": (tmp_path / "my repo").as_uri(), "dir_info": {}})
+
+    monkeypatch.delenv(runtime.ROOT_VARIABLE, raising=False)
+    monkeypatch.setattr(runtime, "_SOURCE_TREE", tmp_path / "site-packages")
+    monkeypatch.setattr(runtime.importlib.metadata, "distribution", lambda name: Installed())
+    assert runtime.repository_root() == str(tmp_path / "my repo")
