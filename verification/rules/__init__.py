@@ -29,7 +29,8 @@ from verification.rules.grid import PointDecision, grid_verdict, with_correction
 from verification.rules.invariant import invariant
 from verification.rules.mean import MeanPoint, mean_bound
 from verification.rules.probability import TailPoint, bracketed, probability_bound, tail_point
+from verification.rules.rate import MIN_REPETITIONS, RatePoint, rate_bound
 
-__all__ = ["EqualityPoint", "Family", "MeanPoint", "PointDecision", "TailPoint", "bracketed", "equivalence",
-           "grid_verdict", "holm_family", "invariant", "mean_bound", "probability_bound", "tail_point",
-           "with_correction"]
+__all__ = ["MIN_REPETITIONS", "EqualityPoint", "Family", "MeanPoint", "PointDecision", "RatePoint", "TailPoint",
+           "bracketed", "equivalence", "grid_verdict", "holm_family", "invariant", "mean_bound",
+           "probability_bound", "rate_bound", "tail_point", "with_correction"]
