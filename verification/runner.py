@@ -29,12 +29,13 @@ from pathlib import Path
 import numpy as np
 
 from iln.random_streams import child
-from verification import catalog, statistics
+from verification import catalog, incremental, reach, statistics
 from verification.catalog import Claim
 from verification.store import Store
 from verification.verdicts import Verdict
 
-__all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "ClaimOutcome", "RunResult", "run", "run_batch", "trials_key"]
+__all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "ClaimOutcome", "RunResult", "run", "run_batch", "run_batch_traced",
+           "trials_key"]
 
 #: the run's family-wise false-alarm budget (DESIGN.md: 1e-3 in CI).
 DEFAULT_ALPHA = 1e-3
@@ -98,6 +99,41 @@ def run_batch(claim_id: str, config: dict, seed: int, indices: Sequence[int]) ->
         start = time.perf_counter()
         record = claim.trial(config, child(claim_seed, i))
         out.append((int(i), record, time.perf_counter() - start))
+    return out
+
+
+def run_batch_traced(claim_id: str, config: dict, seed: int, indices: Sequence[int],
+                     run_token: str) -> tuple[list[tuple[int, dict, float]], list[str]]:
+    """:func:`run_batch`, traced: also the functions the trials ran (:mod:`verification.reach`).
+
+    ``run_token`` names the run: a process starting another run's or another claim's trials
+    clears the claim modules' caches first, so that its trials are seen computing them.
+    """
+    catalog.get(claim_id)  # the catalog's imports run before tracing: no trial's code
+    with reach.traced((claim_id, run_token)) as recorder:
+        rows = run_batch(claim_id, config, seed, indices)
+    return rows, recorder.functions()
+
+
+def _keyed_trials(db: Store, claims: list[Claim], hashes: dict[str, str], seed: int, profile: str,
+                  defect: str | None) -> dict[str, incremental.Keying]:
+    """Each claim's trial key (:mod:`verification.incremental`); a self-test run's trials keep
+    the defect's configuration hash, since the defect is not in the code on disk."""
+    if defect is not None:
+        return {c.id: incremental.Keying(hashes[c.id], True, "self-test defect") for c in claims}
+    return incremental.plan(db, claims, hashes, seed, profile)
+
+
+def _reuse_notes(keys: dict[str, incremental.Keying], have: dict[str, int], n: dict[str, int]) -> dict[str, str]:
+    """One phrase per claim: which stored trials the run reuses, or why it runs them again."""
+    out = {}
+    for claim_id, k in keys.items():
+        if not k.matched:
+            out[claim_id] = f"reran: {k.why}"
+        elif have[claim_id] == n[claim_id]:
+            out[claim_id] = f"reused {n[claim_id]} trials: code unchanged ({k.why})"
+        else:
+            out[claim_id] = f"resumed: {have[claim_id]} of {n[claim_id]} trials stored"
     return out
 
 
@@ -173,8 +209,9 @@ def _progress(total: int, quiet: bool):
                 mininterval=0.5 if interactive else 30.0, file=sys.stderr)
 
 
-def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect: str | None = None) -> None:
-    """Run ``tasks`` (tuples of run_batch arguments) and call ``on_done(task, result)`` as each ends.
+def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect: str | None = None,
+             function: Callable = run_batch) -> None:
+    """Run ``tasks`` (tuples of ``function``'s arguments) and call ``on_done(task, result)`` as each ends.
 
     ``defect`` (a self-test run) is planted in every worker before its first trial.
     """
@@ -189,7 +226,7 @@ def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect:
                 plugin = DefectPlugin(defect)
                 client.register_plugin(plugin, name=plugin.name)
             try:
-                futures = {client.submit(run_batch, *task, pure=False): task for task in tasks}
+                futures = {client.submit(function, *task, pure=False): task for task in tasks}
                 for future in as_completed(futures):
                     on_done(futures[future], future.result())
             finally:
@@ -199,12 +236,12 @@ def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect:
         return
     if jobs == 1:
         for task in tasks:
-            on_done(task, run_batch(*task))
+            on_done(task, function(*task))
         return
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
                                                 initializer=_worker_init, initargs=(defect,)) as pool:
-        futures = {pool.submit(run_batch, *task): task for task in tasks}
+        futures = {pool.submit(function, *task): task for task in tasks}
         try:
             for future in concurrent.futures.as_completed(futures):
                 on_done(futures[future], future.result())
@@ -284,23 +321,33 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                 f"{platform.system()} {platform.release()}", "command": _command()}
         # Read what the store holds before writing to it: a store damaged inside then stops
         # the run with a StoreError and is left as it was.
-        tasks = []
+        keys = _keyed_trials(db, claims, hashes, seed, profile, defect)
+        tasks, stored = [], {}
         for c in claims:
-            have = db.existing_trials(seed, profile, c.id, hashes[c.id])
+            have = db.existing_trials(seed, profile, c.id, keys[c.id].trial_key)
+            stored[c.id] = len(have)
             missing = [i for i in range(configs[c.id]["n_trials"]) if i not in have]
             tasks += [(c.id, configs[c.id], seed, missing[k:k + BATCH_SIZE])
                       for k in range(0, len(missing), BATCH_SIZE)]
+        meta["reuse"] = _reuse_notes(keys, stored, {c.id: configs[c.id]["n_trials"] for c in claims})
         run_id = db.start_run(meta)
+        # An ordinary run traces its trials (the self-test's defects are not in the code on disk).
+        token = None if defect is not None else f"{os.getpid()}-{time.time_ns()}"
         with _progress(sum(len(t[3]) for t in tasks), quiet) as bar:
             def store_batch(task, result):
-                db.add_trials(seed, profile, task[0], hashes[task[0]], result)
-                bar.update(len(result))
+                rows, reached = result if token is not None else (result, None)
+                db.add_trials(seed, profile, task[0], keys[task[0]].trial_key, rows, reached)
+                bar.update(len(rows))
 
-            _execute(tasks, jobs, scheduler, store_batch, defect)
+            _execute([(*t, token) for t in tasks] if token is not None else tasks, jobs, scheduler,
+                     store_batch, defect, run_batch_traced if token is not None else run_batch)
+        if token is not None:
+            for c in claims:
+                incremental.record_reach(db, c, hashes[c.id], keys[c.id], seed, profile, configs[c.id]["n_trials"])
 
         records, elapsed = {}, {}
         for c in claims:
-            rows = db.existing_trials(seed, profile, c.id, hashes[c.id])
+            rows = db.existing_trials(seed, profile, c.id, keys[c.id].trial_key)
             n = configs[c.id]["n_trials"]
             if sorted(rows) != list(range(n)):
                 raise RuntimeError(f"claim {c.id}: the store holds {len(rows)} of {n} trials after the run")
