@@ -8,8 +8,8 @@ the claim's trials run again, under a new key, and the run says what changed.
 
 The first run of a claim saves a *conservative* code state: every unit of ``iln/``, of the
 claim's module and of the engine modules they import (:func:`fingerprint.conservative_units`).
-Its trials are traced (:mod:`verification.reach`); once every trial of the key has been traced
-the run saves a second, *traced* code state for the same key, whose units are only those the
+Its trials are traced (:mod:`verification.reach`, a batch's first trial standing for the batch);
+once every trial of the key lies in a traced batch the run saves a second, *traced* code state for the same key, whose units are only those the
 trials reached.  From then on an edit elsewhere leaves the claim's trials in use.  The reach is
 kept per seed: another seed's trials may take branches this seed's never took.
 

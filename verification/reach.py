@@ -1,8 +1,19 @@
 """Which code a claim's trials reach: the functions of ``iln/`` and ``verification/`` they run.
 
-A run traces every trial it computes (:func:`traced`), and the store keeps, per claim, the
-units of code (:mod:`verification.fingerprint`) those trials reached, so that a later run
-reuses them while those units are unchanged, whatever else changed.
+A run traces the first trial of every batch it computes (:func:`traced`), and the store keeps,
+per claim, the units of code (:mod:`verification.fingerprint`) those trials reached, so that a
+later run reuses the claim's trials while those units are unchanged, whatever else changed.
+
+Why the first trial of a batch only.  Under Python 3.11 any trace function turns off the
+interpreter's specialised instructions, which slows Python-heavy trials by 1.2 to 3 times
+(measured on the smoke profile of the catalog: 69 s of trials became 84 s, and
+``rks.fig1.vs_adaboost``, whose records are wall-clock times, 3 times slower).  A trial's
+trace stands for its batch's (50 trials) because the trials of a claim run the same code on
+other numbers: on the smoke profile, for every claim of the catalog, the units reached by all
+trials equal those reached by the first trial of each batch.  A branch that only some seeds
+take, in a function no other trial of the batch calls, would be missed; the first trials of
+the other batches, each on another seed, narrow that further.  A traced trial whose code names
+a clock (:data:`CLOCKS`) is computed again untraced, so that no stored timing is a traced one.
 
 What counts as reached:
 
@@ -42,12 +53,15 @@ from collections.abc import Hashable, Iterable, Iterator
 
 from verification.fingerprint import MODULE, PACKAGES, ROOT, CodeIndex, is_fingerprinted
 
-__all__ = ["Recorder", "clear_claim_caches", "traced", "units_reached"]
+__all__ = ["CLOCKS", "Recorder", "clear_claim_caches", "traced", "units_reached"]
 
 #: prefix of the files of every fingerprinted package.
 _ROOTS = tuple(f"{ROOT / p}/" for p in PACKAGES)
 #: a reached module's code that has no source file of its own (dataclasses' methods).
 WHOLE_MODULE = "*"
+#: the names of :mod:`time`'s clocks.
+CLOCKS = frozenset({"perf_counter", "perf_counter_ns", "process_time", "process_time_ns", "monotonic",
+                    "monotonic_ns", "time_ns", "thread_time", "thread_time_ns"})
 
 
 def clear_claim_caches() -> None:
@@ -85,6 +99,7 @@ class Recorder:
         # of ours without a source file; False: not ours).
         self._seen: dict[types.CodeType, str | bool | None] = {}
         self._kernels: set[types.CodeType] = set()
+        self._clocks: set[str] = set()  # the files of the code that names a clock
 
     def __call__(self, frame: types.FrameType, event: str, arg: object) -> None:
         code = frame.f_code
@@ -96,6 +111,8 @@ class Recorder:
         if code.co_filename.startswith(_ROOTS):
             self._seen[code] = None
             self._named_kernels(code, module_globals)
+            if CLOCKS & set(code.co_names):
+                self._clocks.add(_relative(code.co_filename))
         elif not code.co_filename.endswith(".py") and _ours(module_globals.get("__name__")):
             self._seen[code] = module_globals["__name__"]
         else:
@@ -113,6 +130,11 @@ class Recorder:
                     and py_func.__code__ not in self._kernels:
                 self._kernels.add(py_func.__code__)
                 self._named_kernels(py_func.__code__, py_func.__globals__)
+
+    def reads_clock(self, besides: Iterable[str] = ()) -> bool:
+        """Whether code that ran names a clock (:data:`CLOCKS`), outside the files ``besides``:
+        the trace slows code down, so a record holding timings is wrong when traced."""
+        return bool(self._clocks - set(besides))
 
     def functions(self) -> list[str]:
         """What ran, as ``"path:qualname"`` (``"path:*"`` for a module's generated code)."""

@@ -26,8 +26,8 @@ id of the code they ran (:mod:`verification.incremental`).  The ``code_states`` 
 for each ``(seed, profile, claim, configuration)``, which code states label which trial key:
 the digest of every unit of code the trials reach (:mod:`verification.fingerprint`) and the
 package versions.  The ``reach`` table gathers, batch by batch and in the batch's transaction,
-the functions the trials of a key were traced running (:mod:`verification.reach`), and how
-many trials were traced.
+the functions the trials of a key were traced running (:mod:`verification.reach`; the trace of
+a batch's first trial stands for the batch), and how many stored trials lie in traced batches.
 
 Schema version.  :data:`SCHEMA_VERSION` is written into the file (``PRAGMA user_version`` and the
 ``meta`` table).  A store of version 1 (before code states) is migrated when opened: the two
@@ -466,9 +466,10 @@ class Store:
             is written; then either all of it is committed or none of it.
         reached : iterable of str, optional
             The functions the batch's trials were traced running
-            (:meth:`verification.reach.Recorder.functions`).  Added, in the same transaction,
-            to the key's reach, whose count of traced trials grows by the new trials.  None:
-            the trials were not traced.
+            (:meth:`verification.reach.Recorder.functions`; those of the batch's first
+            trial stand for the batch's).  Added, in the same transaction, to the key's reach,
+            whose count of traced trials grows by the new trials.  None: the batch was not
+            traced.
 
         Returns
         -------
