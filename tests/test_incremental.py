@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from verification import catalog, fingerprint, incremental, reach, runner
+from verification import catalog, cli, fingerprint, incremental, reach, runner
 from verification.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,15 +84,13 @@ def test_an_edit_reruns_exactly_the_claims_that_reach_it(tmp_path):
     status, out, first = _run(root, *CLAIMS, jobs=2)  # traced in worker processes
     assert status == 0, out
     assert _reran(first) == set(CLAIMS)
-    status, out, again = _run(root, *CLAIMS)
-    assert _reran(again) == set()
-    assert "reused the stored trials of 3 claims" in out
 
     # An edit of iln/ that no trial reaches: the conservative fingerprint (all of iln/) would
     # rerun every claim; the traced reach reruns none.
     _edit(root, *UNREACHED)
     status, out, unreached = _run(root, *CLAIMS)
     assert _reran(unreached) == set(), out
+    assert "reused the stored trials of 3 claims" in out
 
     # One function edited: exactly the claims whose recorded reach holds it rerun, and say why.
     reaching = {c for c in CLAIMS if EDITED_UNIT in _traced_units(root / "s.sqlite", c)}
@@ -145,15 +143,21 @@ def test_changed_runs_only_the_claims_whose_code_changed(tmp_path):
     status, out, _ = _run(root, *CLAIMS, "--changed", "HEAD")
     assert "no claim changed since git revision HEAD" in out
 
-    status, out, _ = _run(root, *CLAIMS, "--changed", "no-such-revision")
+
+
+def test_changed_with_a_bad_revision_or_outside_a_checkout_fails_in_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))  # no enclosing checkout is found
+    status = cli.main(["run", CLAIMS[0], "--profile", "smoke", "--store", str(tmp_path / "s.sqlite"),
+                       "--changed", "no-such-revision"])
+    err = capsys.readouterr().err
     assert status == 2
-    assert len(out.strip().splitlines()) == 1
-    assert "--changed" in out
-    shutil.rmtree(root / ".git")
-    status, out, _ = _run(root, *CLAIMS, "--changed", "HEAD")
-    assert status == 2
-    assert len(out.strip().splitlines()) == 1
-    assert "not a git repository" in out
+    assert len(err.strip().splitlines()) == 1
+    assert "--changed" in err
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    with pytest.raises(fingerprint.GitRevisionError, match="not a git repository") as info:
+        fingerprint.revision_index("HEAD", root=outside)
+    assert "\n" not in str(info.value)
 
 
 def test_a_version_1_store_is_migrated_and_its_trials_kept_but_not_reused(tmp_path):
@@ -240,7 +244,7 @@ def test_stored_trial_key_names_the_current_code(tmp_path):
 
 
 @pytest.mark.parametrize("revision", ["", "-x"])
-def test_a_bad_revision_is_refused_in_one_line(revision):
+def test_a_revision_that_is_no_name_is_refused(revision):
     with pytest.raises(fingerprint.GitRevisionError, match="--changed"):
         fingerprint.revision_index(revision)
 
