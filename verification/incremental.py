@@ -19,7 +19,7 @@ trial is the trial that would be computed again (a test reruns everything and co
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from verification import fingerprint, reach
@@ -27,7 +27,7 @@ from verification.catalog import Claim
 from verification.fingerprint import CodeIndex
 from verification.store import CodeState, Store
 
-__all__ = ["Keying", "changed_since", "plan", "record_reach", "stored_trial_key"]
+__all__ = ["Keying", "changed_since", "plan", "record_reach", "save_new_states", "stored_trial_key"]
 
 
 @dataclass(frozen=True)
@@ -42,11 +42,16 @@ class Keying:
         A saved code state of the key matches the code now: its stored trials are reused.
     why : str
         For a match, the code state's kind; otherwise why the trials run again.
+    new_state : CodeState or None
+        Without a match, the conservative code state that labels the new trials; the run saves
+        it (:func:`save_new_states`) once it has read the store, so a damaged store is refused
+        before anything is written.
     """
 
     trial_key: str
     matched: bool
     why: str
+    new_state: CodeState | None = None
 
 
 def _trial_key(config_hash: str, code_id: str) -> str:
@@ -88,8 +93,8 @@ def _why_changed(db: Store, claim: Claim, config_hash: str, seed: int, profile: 
 
 def plan(db: Store, claims: Sequence[Claim], config_hashes: dict[str, str], seed: int, profile: str,
          index: CodeIndex | None = None) -> dict[str, Keying]:
-    """The trial key of each claim of a run, saving a conservative code state for the claims
-    whose stored trials cannot be reused.
+    """The trial key of each claim of a run, with a conservative code state for the claims
+    whose stored trials cannot be reused (not saved: see :func:`save_new_states`).
 
     Parameters
     ----------
@@ -121,9 +126,17 @@ def plan(db: Store, claims: Sequence[Claim], config_hashes: dict[str, str], seed
         units = index.state(fingerprint.conservative_units(claim, index))
         cid = fingerprint.code_id(units, versions)
         key = _trial_key(h, cid)
-        db.save_code_state(CodeState(seed, profile, claim.id, h, cid, key, units, versions, traced=False))
-        out[claim.id] = Keying(key, False, why)
+        out[claim.id] = Keying(key, False, why,
+                               CodeState(seed, profile, claim.id, h, cid, key, units, versions, traced=False))
     return out
+
+
+def save_new_states(db: Store, keys: Iterable[Keying]) -> None:
+    """Save the conservative code states of :func:`plan`, so that a run killed part-way
+    resumes under the same keys."""
+    for keying in keys:
+        if keying.new_state is not None:
+            db.save_code_state(keying.new_state)
 
 
 def record_reach(db: Store, claim: Claim, config_hash: str, keying: Keying, seed: int, profile: str,

@@ -5,7 +5,10 @@ A run is ``(seed, profile, claims)``.  Trial ``i`` of claim ``c`` gets the seed
 master seed, the claim id and the index, so the numbers are the same whatever
 runs them (one process, ``--jobs N`` local processes or a Dask cluster).
 Finished batches go to the SQLite store at once; a run started again with the
-same seed and profile runs only the trials the store lacks (resume).  Verdicts
+same seed and profile runs only the trials the store lacks (resume).  A claim's
+trials are stored under its configuration and the code they reach, so a run
+after an edit reruns only the claims whose trials reach it
+(:mod:`verification.incremental`).  Verdicts
 are decided when every trial is in, with the run's family-wise false-alarm
 budget split over the claims by Holm's step-down procedure.
 """
@@ -339,6 +342,7 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
             tasks += [(c.id, configs[c.id], seed, missing[k:k + BATCH_SIZE])
                       for k in range(0, len(missing), BATCH_SIZE)]
         meta["reuse"] = _reuse_notes(keys, stored, {c.id: configs[c.id]["n_trials"] for c in claims})
+        incremental.save_new_states(db, keys.values())
         run_id = db.start_run(meta)
         # An ordinary run traces its trials (the self-test's defects are not in the code on disk).
         token = None if defect is not None else f"{os.getpid()}-{time.time_ns()}"
