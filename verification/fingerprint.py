@@ -265,10 +265,13 @@ def revision_index(revision: str, root: Path = ROOT) -> CodeIndex:
     if not revision or revision.startswith("-"):
         raise GitRevisionError(f"--changed: expected a git revision, got {revision!r}")
     git("rev-parse", "--show-toplevel")  # a clear error outside a checkout
-    commit = git("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}").decode().strip()
+    try:
+        commit = git("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}").decode().strip()
+    except GitRevisionError:
+        raise GitRevisionError(f"--changed: {revision!r} names no commit of the checkout at {root}") from None
     prefix = git("rev-parse", "--show-prefix").decode().strip()  # root inside the repository
-    listing = git("ls-tree", "-r", "--name-only", commit, "--", *(f"{prefix}{p}" for p in PACKAGES))
-    paths = [p[len(prefix):] for p in listing.decode().splitlines()]
+    listing = git("ls-tree", "-r", "-z", "--name-only", commit, "--", *(f"{prefix}{p}" for p in PACKAGES))
+    paths = [p[len(prefix):] for p in listing.decode().split("\0") if p]
     paths = [p for p in paths if is_fingerprinted(p)]
     # One cat-file process for every file: a `git show` per file would cost a process each.
     request = "".join(f"{commit}:{prefix}{p}\n" for p in paths).encode()
@@ -277,7 +280,7 @@ def revision_index(revision: str, root: Path = ROOT) -> CodeIndex:
     for path in paths:
         header_end = blob.index(b"\n", offset)
         size = int(blob[offset:header_end].split()[2])
-        sources[path] = blob[header_end + 1:header_end + 1 + size].decode()
+        sources[path] = blob[header_end + 1:header_end + 1 + size].decode(errors="replace")
         offset = header_end + 1 + size + 1
     return _index(sources)
 
