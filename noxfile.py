@@ -1,4 +1,4 @@
-"""Sessions of the project: tests, lint, verify, report, selftest, bench (``nox -l`` lists them)."""
+"""Sessions of the project: tests, lint, verify, report, selftest, bench, compare (``nox -l`` lists them)."""
 
 from pathlib import Path
 
@@ -29,9 +29,10 @@ def verify(session):
     """Run, on the quick profile, the claims whose code changed since their stored trials."""
     session.install(".")
     # --changed: a claim whose trials' code is unchanged keeps its stored trials and verdict;
-    # `nox -s verify -- main` compares with a git revision instead of the store.
+    # `nox -s verify -- main` compares with a git revision instead of the store.  Not reports/:
+    # that is the committed full-profile report, which only nox -s report writes.
     session.run("iln-verify", "run", "--profile", "quick", "--changed", *session.posargs)
-    session.run("iln-verify", "report")
+    session.run("iln-verify", "report", "--out", ".iln-verify/report")
 
 
 @nox.session
@@ -71,3 +72,10 @@ def selftest(session):
         session.log("no full-profile verdicts in reports/: nox -s report puts the self-test in the report")
     else:
         session.run("iln-verify", "report", "--store", store, "--out", "reports")
+
+
+@nox.session
+def compare(session):
+    """Compare the iln.sklearn estimators with scikit-learn's own at equal budgets; print the README table."""
+    session.install(".")
+    session.run("python", "-m", "iln.benchmark_sklearn", *session.posargs)

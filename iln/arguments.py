@@ -11,7 +11,8 @@ import numbers
 
 import numpy as np
 
-__all__ = ["MAX_LENGTH", "finite_real", "integer", "length", "positive_real"]
+__all__ = ["MAX_LENGTH", "choice", "closed_unit", "finite_real", "integer", "length", "open_unit",
+           "ordered_bounds", "positive_real", "real_array"]
 
 #: The most float64 entries one numpy array can hold: its size in bytes must fit in a signed
 #: ``intp``.  Beyond it numpy refuses the array with a message that names no argument.
@@ -86,3 +87,51 @@ def length(value, name: str, minimum: int = 1) -> int:
         raise ValueError(f"{name} must be an int in [{minimum}, {MAX_LENGTH}] (the most float64 "
                          f"entries a numpy array can hold), got {value}")
     return value
+
+
+def open_unit(value, name: str) -> float:
+    """A real number in the open interval (0, 1) (a level, a probability of error)."""
+    value = finite_real(value, name)
+    if not 0.0 < value < 1.0:
+        raise ValueError(f"{name} must lie in the open interval (0, 1), got {value!r}")
+    return value
+
+
+def closed_unit(value, name: str) -> float:
+    """A real number in [0, 1] (a probability)."""
+    value = finite_real(value, name)
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{name} must lie in [0, 1], got {value!r}")
+    return value
+
+
+def choice(value, name: str, choices: tuple[str, ...]) -> str:
+    """One of ``choices``."""
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {choices}, got {value!r}")
+    return str(value)
+
+
+def real_array(values, name: str) -> np.ndarray:
+    """A float64 array of finite real numbers (bools and non-numeric dtypes are refused)."""
+    try:
+        array = np.asarray(values)
+    except (TypeError, ValueError) as exc:  # ragged nested sequences
+        raise TypeError(f"{name} must be a real numeric array: {exc}") from None
+    if array.dtype == np.bool_ or not (
+        np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)
+    ):
+        raise TypeError(f"{name} must be a real numeric array, got dtype {array.dtype}")
+    array = array.astype(np.float64)
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} must contain only finite values (no NaN or inf)")
+    return array
+
+
+def ordered_bounds(lower, upper) -> tuple[float, float]:
+    """Finite ``lower < upper`` (the range of a bounded variable)."""
+    lower = finite_real(lower, "lower")
+    upper = finite_real(upper, "upper")
+    if not lower < upper:
+        raise ValueError(f"upper must be > lower, got lower={lower!r}, upper={upper!r}")
+    return lower, upper

@@ -12,19 +12,25 @@ def _records(values):
     return [{"two_point/fast": float(v)} for v in values]
 
 
-@pytest.mark.parametrize(("p_plus", "expected"), [(0.5, "holds"), (0.7, "violated")])
-def test_two_point_estimates_unbiased_hold_and_biased_are_flagged(p_plus, expected):
+@pytest.mark.parametrize(("p_plus", "margin", "expected"), [
+    (0.5, 0.1, "holds"),         # 4000 draws put the interval within +-0.07 of the mean
+    (0.5, 0.02, "inconclusive"),  # ... but not within +-0.02: no bias found, no equivalence
+    (0.7, 0.1, "violated"),      # a bias of 0.4 ||alpha||_1
+])
+def test_two_point_estimates_unbiased_hold_and_biased_are_flagged(p_plus, margin, expected):
     rng = np.random.default_rng(3)
     values = np.where(rng.random(4000) < p_plus, 0.998, -0.998)
-    assert estimator_tails.unbiased_decide(_records(values), {}, 1e-3).verdict == expected
+    verdict = estimator_tails.unbiased_decide(_records(values), {"margin": margin}, 1e-3)
+    assert verdict.verdict == expected
+    assert verdict.rule.startswith("equivalence")
 
 
 def test_estimates_outside_the_range_are_decided_not_raised():
     # |E| > ||alpha||_1 is impossible for Algorithm 2 with |psi| <= 1 (a wrong family).
     values = np.random.default_rng(4).normal(3.0, 0.5, 500)
-    verdict = estimator_tails.unbiased_decide(_records(values), {}, 1e-3)
+    verdict = estimator_tails.unbiased_decide(_records(values), {"margin": 0.05}, 1e-3)
     assert verdict.verdict == "violated"
-    assert verdict.details["two_point/fast"]["estimates_outside_range"] > 0
+    assert verdict.details["points"]["two_point/fast"]["values_outside_range"] > 0
 
 
 def test_range_checked_interval_is_the_exact_one_inside_the_range():

@@ -135,30 +135,44 @@ def test_arxiv_rate_fails_where_the_icml_rate_holds():
 # ------------------------------------------------------------------------------------------
 
 
+def _one_grid(config):
+    """The smoke configuration cut to the points a defect test needs (one sequence per grid)."""
+    return {**config, "rate_sequences": ["orthogonal"], "worst_sequences": ["near_duplicate_constant"],
+            "B_grid": [1, 1.5]}
+
+
 def test_ascent_step_is_flagged_by_the_regret_bound(monkeypatch):
+    # The printed (ascent) step's regret is about 20 times the bound; 16 seeds find it at the
+    # rule's exact level (4 do not: at level 1 - 1e-5 a range-based bound needs about 10).
     claim = catalog.get("iln.thm1.regret")
     monkeypatch.setattr(regret, "shrinking_gradient", functools.partial(shrinking_gradient, update="printed"))
-    config = {**claim.config("smoke"), "n_trials": 4}
+    config = {**_one_grid(claim.config("smoke")), "n_trials": 16}
     verdict = claim.decide(_records(claim, config), config, ALPHA)
     assert verdict.verdict == "violated"
     assert verdict.counterexample is not None
+    assert verdict.pvalue <= ALPHA  # the p-value that Holm sees agrees with the decision
 
 
-def test_biased_estimator_is_flagged_by_lemma1(monkeypatch):
-    # Lemma 1 needs an unbiased gradient; an estimate of the wrong sign (mean -<f, Phi(x)>)
-    # makes the learner's predictions run away from the constant label until the shrink.
+def test_lemma1_cannot_fail_without_a_range_and_says_so(monkeypatch):
+    # Lemma 1's statistic regret - rhs has no a-priori end that a distribution-free interval
+    # can use (rhs grows with the variance term): even a biased estimator, which makes the
+    # learner's predictions run away, cannot be declared a violation of it at a stated level.
+    # The defect is the business of iln.alg2.unbiased; this claim says why it cannot decide.
     claim = catalog.get("iln.lemma1.decomposition")
     unbiased = estimator.estimate_validated
     monkeypatch.setattr(estimator, "estimate_validated", lambda *a: -unbiased(*a))
     config = {**claim.config("smoke"), "n_trials": 20,
               "settings": [{"sequence": "near_duplicate_constant", "eta": 0.05, "m": 3}]}
-    assert claim.decide(_records(claim, config), config, ALPHA).verdict == "violated"
+    verdict = claim.decide(_records(claim, config), config, ALPHA)
+    assert verdict.verdict == "inconclusive"
+    assert verdict.details["can_fail"] is False
+    assert "cannot fail" in verdict.details["reason"]
 
 
 def test_ascent_step_is_flagged_by_the_excess_risk_bound(monkeypatch):
     claim = catalog.get("iln.cor1.online_to_batch")
     monkeypatch.setattr(regret, "shrinking_gradient", functools.partial(shrinking_gradient, update="printed"))
-    config = {**claim.config("smoke"), "n_trials": 6}
+    config = {**claim.config("smoke"), "n_trials": 16}
     assert claim.decide(_records(claim, config), config, ALPHA).verdict == "violated"
 
 
@@ -180,13 +194,23 @@ def test_a_comparator_worse_than_zero_is_flagged(monkeypatch):
 # ------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("claim_id", ["iln.thm1.regret", "iln.lemma1.decomposition",
-                                      "iln.eq17.zero_comparator", "iln.cor1.online_to_batch"])
-def test_smoke_profile_gives_the_expected_verdict(claim_id):
-    claim = catalog.get(claim_id)
+def test_smoke_profile_gives_the_expected_verdict():
+    claim = catalog.get("iln.eq17.zero_comparator")
     config = claim.config("smoke")
     verdict = claim.decide(_records(claim, config), config, ALPHA)
     assert verdict.verdict == claim.expected
+    assert verdict.to_json()["details"]  # JSON-ready
+
+
+@pytest.mark.parametrize("claim_id", ["iln.thm1.regret", "iln.lemma1.decomposition", "iln.cor1.online_to_batch"])
+def test_mean_claims_at_the_smoke_profile_are_undecided_and_say_why(claim_id):
+    # A mean bound holds only where an exact interval shows it; the regret's a-priori range
+    # is vast, so a few seeds leave it undecided (never "holds" on a bootstrap).
+    claim = catalog.get(claim_id)
+    config = claim.config("smoke")
+    verdict = claim.decide(_records(claim, config), config, ALPHA)
+    assert verdict.verdict == "inconclusive"
+    assert verdict.details["reason"]
     assert verdict.to_json()["details"]  # JSON-ready
 
 

@@ -196,7 +196,7 @@ def test_lemma1_counterexample_is_the_counting_measure(smoke):
     config, records = smoke["rks.lemma1.approximation"]
     verdict = approximation.lemma1_decide(records, config, ALPHA)
     assert verdict.counterexample["mu_mass"] > 1
-    assert verdict.details["corrected"]["verdict"] == "holds"
+    assert verdict.verdict_corrected == "holds"
 
 
 # ------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import pytest
 from iln import theory
 from iln.random_streams import child
 from verification import catalog
-from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, VIOLATED
+from verification.verdicts import INCONCLUSIVE, VIOLATED
 
 ALPHA = 1e-3
 pytestmark = pytest.mark.usefixtures("one_numba_thread")
@@ -20,12 +20,17 @@ def smoke():
     return claim, config, [claim.trial(config, child(seed, i)) for i in range(config["n_trials"])]
 
 
-def test_smoke_profile_gives_the_expected_verdict(smoke):
+def test_smoke_profile_finds_the_printed_violation(smoke):
+    # The printed step's regret is about 20 times the bound and found at the rule's exact
+    # level; the descent step's regret is below the bound, but its vast a-priori range lets
+    # no exact interval show it: printed violated, corrected undecided.
     claim, config, records = smoke
     verdict = claim.decide(records, config, ALPHA)
-    assert verdict.verdict == claim.expected == HOLDS_AFTER_CORRECTION
+    assert verdict.verdict_printed == VIOLATED
+    assert verdict.verdict_corrected == INCONCLUSIVE
+    assert verdict.verdict == INCONCLUSIVE
     assert verdict.counterexample["point"].startswith("printed/")
-    assert verdict.details["corrected_verdict"] == HOLDS
+    assert "corrected one is undecided" in verdict.details["reason"]
 
 
 def _shifted(records, update, amount):
@@ -33,13 +38,15 @@ def _shifted(records, update, amount):
             for r in records]
 
 
-def test_a_printed_step_within_the_bound_is_a_holding_statement(smoke):
+def test_a_correction_that_fails_too_is_a_violation(smoke):
     claim, config, records = smoke
     bound = theory.regret_bound_proof(1.0, config["T"][0])
-    # Planted: the printed runs brought down to the descent runs' level.
+    # Planted: the printed runs brought down to the descent runs' level: nothing found.
     lowered = [{k: (r[k.replace("printed/", "descent/")] if k.startswith("printed/") else v) for k, v in r.items()}
                for r in records]
-    assert claim.decide(lowered, config, ALPHA).verdict == HOLDS
-    # Planted: the descent runs pushed above the bound too, so the correction fails as well.
-    both = _shifted(records, "descent/", 2 * bound)
-    assert claim.decide(both, config, ALPHA).verdict == VIOLATED
+    assert claim.decide(lowered, config, ALPHA).verdict_printed == INCONCLUSIVE
+    # Planted: the descent runs pushed far above the bound too, so the correction fails as well.
+    both = _shifted(records, "descent/", 20 * bound)
+    verdict = claim.decide(both, config, ALPHA)
+    assert verdict.verdict == VIOLATED
+    assert verdict.verdict_corrected == VIOLATED

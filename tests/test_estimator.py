@@ -114,9 +114,11 @@ def test_same_seed_same_number(method):
     alpha, X, x = _instance(family)
     a = estimate_scalar_product(alpha, X, x, 300, family, seed=7, method=method)
     b = estimate_scalar_product(alpha, X, x, 300, family, seed=np.random.SeedSequence(7), method=method)
-    c = estimate_scalar_product(alpha, X, x, 300, family, seed=8, method=method)
+    # RandomSign's estimates take finitely many values, so two seeds can agree by chance
+    # (seeds 7 and 8 do on numpy 2.4's streams); eight other seeds cannot all agree.
+    others = {estimate_scalar_product(alpha, X, x, 300, family, seed=s, method=method) for s in range(8, 16)}
     assert a == b
-    assert a != c
+    assert others - {a}
     assert isinstance(a, float)
 
 

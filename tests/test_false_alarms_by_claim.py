@@ -41,3 +41,27 @@ def test_the_report_has_a_row_per_claim_and_no_table_without_false_alarms():
     assert quiet["by_claim"] == {}
     doc["false_alarms"] = {**quiet, "per_seed": {"0": {"verdicts": {}}, "1": {"verdicts": {}}}}
     assert not [t for t in selftest_tables(doc) if t.title.startswith("false alarms by claim")]
+
+
+def test_type_one_and_type_two_are_counted_apart_and_unstable_claims_are_named():
+    # Real claim ids, so that their expected verdicts come from the catalog.
+    differing = [{"seed": 2, "claim": "iln.lemma5.alpha_l1", "verdict": "violated", "expected": "holds"},
+                 {"seed": 2, "claim": "iln.lemma3.grad_norm", "verdict": "inconclusive", "expected": "holds"},
+                 {"seed": 5, "claim": "iln.lemma4.hoeffding", "verdict": "inconclusive",
+                  "expected": "holds_after_correction"}]
+    claims = ["iln.lemma5.alpha_l1", "iln.lemma3.grad_norm", "iln.lemma4.hoeffding", "rks.fig2.alpha_inf_decay"]
+    alarms = FalseAlarms(list(range(20)), claims, differing, "smoke", 1.0).to_json()
+    one = alarms["type_one"]
+    # Only a rejection counts as type I: the inconclusive holding claim is a lack of power.
+    assert (one["seeds"], one["rejections"], one["seeds_with_a_rejection"]) == (20, 1, [2])
+    assert one["claims"] == ["iln.lemma5.alpha_l1", "iln.lemma3.grad_norm"]
+    assert one["interval"][0] < 0.05 < one["interval"][1]
+    two = alarms["type_two"]
+    assert set(two) == {"iln.lemma4.hoeffding", "rks.fig2.alpha_inf_decay"}
+    assert (two["iln.lemma4.hoeffding"]["found"], two["iln.lemma4.hoeffding"]["missed_on"]) == (19, [5])
+    assert two["rks.fig2.alpha_inf_decay"]["rate_found"] == 1.0
+    # 19 of 20 is stable; a claim that differs on 2 of 20 seeds is not.
+    assert alarms["stable"] == claims
+    twice = [*differing, {"seed": 7, "claim": "iln.lemma4.hoeffding", "verdict": "inconclusive",
+                          "expected": "holds_after_correction"}]
+    assert "iln.lemma4.hoeffding" not in FalseAlarms(list(range(20)), claims, twice, "smoke", 1.0).stable()

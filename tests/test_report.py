@@ -14,9 +14,9 @@ import pytest
 from verification import catalog, cli, runner
 from verification.report import ReportError, write_report
 from verification.report.context import gather
-from verification.report.markdown import anchor
+from verification.report.forest import comparison, forest_rows, forest_svg
 from verification.report.mathml import to_mathml
-from verification.report.plots import claim_plots, tightness_plot
+from verification.report.plots import claim_plots
 from verification.report.statements import segments
 from verification.store import Store
 from verification.verdicts import Verdict
@@ -72,22 +72,25 @@ def _parse(path: Path) -> _Links:
 
 
 def _pages(out: Path) -> list[Path]:
-    return [out / "index.html", *sorted((out / "claims").glob("*.html"))]
+    return [out / "index.html", *sorted(out.glob("*.html")), *sorted((out / "claims").glob("*.html"))]
 
 
 def test_every_claim_and_erratum_is_in_the_report(report):
     index = (report / "index.html").read_text()
+    ledger = (report / "errata.html").read_text()
     markdown = (report / "REPORT.md").read_text()
     for claim_id in catalog.load():
         assert (report / "claims" / f"{claim_id}.html").is_file()
         assert f'href="claims/{claim_id}.html"' in index
-        assert f"### {claim_id}\n" in markdown
+        assert f"](claims/{claim_id}.md)" in markdown
+        assert (report / "claims" / f"{claim_id}.md").read_text().startswith(f"# {claim_id}\n")
     errata = catalog.errata()
     assert errata
     for e in errata:
         escaped = e.counterexample.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-        assert escaped.replace('"', "&#34;").replace("'", "&#39;") in index
-        assert f"Erratum of [`{e.claim_id}`](#{anchor(e.claim_id)})" in markdown
+        assert escaped.replace('"', "&#34;").replace("'", "&#39;") in ledger
+        assert f'href="errata.html#erratum-{e.claim_id.replace(".", "-")}-' in index
+        assert f"Erratum of [`{e.claim_id}`](claims/{e.claim_id}.md)" in markdown
 
 
 def test_claims_without_a_verdict_are_listed_as_not_run(report):
@@ -129,20 +132,19 @@ def test_internal_links_resolve_and_nothing_is_fetched(report):
 
 
 def test_markdown_links_and_plots_resolve(report):
-    markdown = (report / "REPORT.md").read_text()
-    headings = {anchor(line[4:]) for line in markdown.splitlines() if line.startswith("### ")}
-    for target in re.findall(r"\]\(#([^)]+)\)", markdown):
-        assert target in headings, target
-    images = re.findall(r"!\[[^\]]*\]\(([^)]+\.svg)\)", markdown)
-    assert images
-    for image in images:
-        assert (report / image).is_file(), image
+    for page in [report / "REPORT.md", *sorted((report / "claims").glob("*.md"))]:
+        markdown = page.read_text()
+        links = re.findall(r"\]\(([^)#]+)\)", markdown)
+        assert links, page.name
+        for link in links:
+            assert (page.parent / link).is_file(), (page.name, link)
+    assert re.findall(r"!\[[^\]]*\]\(plots/index--forest\.svg\)", (report / "REPORT.md").read_text())
 
 
 def test_statements_are_mathml(report):
-    index = (report / "index.html").read_text()
-    assert index.count('<math xmlns="http://www.w3.org/1998/Math/MathML"') >= len(catalog.errata())
-    assert 'class="math-fallback"' not in index
+    ledger = (report / "errata.html").read_text()
+    assert ledger.count('<math xmlns="http://www.w3.org/1998/Math/MathML"') >= len(catalog.errata())
+    assert 'class="math-fallback"' not in ledger
     page = (report / "claims" / f"{CLAIMS[0]}.html").read_text()
     assert '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">' in page
     assert "<mfrac>" in page  # the exponent's fraction of eq. (19), laid out as MathML
@@ -190,7 +192,12 @@ def test_plots_are_inline_svg_and_files_beside_the_markdown(report):
     assert svg.startswith("<svg")
     assert svg in page
     assert "Date" not in svg  # no time stamp in the metadata
-    assert (report / "plots" / "index--tightness.svg").read_text() in (report / "index.html").read_text()
+    index = (report / "index.html").read_text()
+    forest = (report / "plots" / "index--forest.svg").read_text()
+    assert forest.startswith('<svg id="forest"')
+    # The forest plot comes first: before the table of claims.
+    assert forest in index
+    assert index.index(forest) < index.index('id="claims"')
 
 
 def test_stale_plots_and_pages_are_removed_and_other_files_kept(store, tmp_path):
@@ -223,15 +230,16 @@ def test_selftest_figures_go_into_the_report_and_the_summary(store, tmp_path):
     (tmp_path / "selftest.json").write_text(json.dumps(doc))
     write_report(store, tmp_path)
     assert json.loads((tmp_path / "summary.json").read_text())["selftest"] == doc
-    for page in ("index.html", "REPORT.md"):
+    for page in ("selftest.html", "REPORT.md"):
         body = (tmp_path / page).read_text()
         assert "partial: 1 units pending (seeds 1)" in body, page
         assert "1.000 (1 of 1)" in body, page  # the mutation score
-        assert "defect-by-claim table" in body, page
-        assert "a full disk" in body, page
-    # The defect-by-claim table has a column for the claim that flags, none for the others.
-    md = (tmp_path / "REPORT.md").read_text()
-    assert "| defect | claims flagging | iln.alg2.unbiased |" in md
+    # The self-test's full tables are on a page of its own, linked from the index.
+    page = (tmp_path / "selftest.html").read_text()
+    assert "defect-by-claim table" in page
+    assert "a full disk" in page
+    assert 'href="selftest.html"' in (tmp_path / "index.html").read_text()
+    assert "a full disk" not in (tmp_path / "index.html").read_text()
     (tmp_path / "selftest.json").write_text(json.dumps({"coverage": 0.95}))
     with pytest.raises(ReportError, match=r"selftest\.json: doc: selftest\.json lacks complete"):
         write_report(store, tmp_path)
@@ -270,7 +278,6 @@ def test_plots_follow_the_shape_of_the_details():
     assert [p.svg for p in plots] == [p.svg for p in again]
     assert all('id="new-claim-' in p.svg for p in plots)
     assert claim_plots("c", {"points": {"a": {"frequency": 0.1}}}) == []
-    assert tightness_plot([("a", None, "holds")]) is None
     with pytest.raises(TypeError, match="details"):
         claim_plots("c", [])
 
@@ -310,3 +317,101 @@ def test_verdicts_of_several_runs_are_attributed_to_the_run_that_saved_each(stor
     # One run behind every verdict (the fixture's extra verdict has a seed of no run): no row.
     assert "verdicts shown, by the run that saved them" not in dict(
         gather(store, tmp_path / "o").reproducibility.rows)
+
+
+def _verdict(verdict, statistic, bound, interval, **details):
+    return {"verdict": verdict, "statistic": statistic, "bound": bound, "interval": interval,
+            "details": details}
+
+
+def test_the_forest_orients_each_comparison_from_the_data():
+    upper = comparison(_verdict("holds_after_correction", 0.0079, 0.00046, [0.0072, 0.0085]))
+    assert upper.sense == "<="
+    assert 17 < upper.ratio < 17.2  # exceeded 17-fold: right of 1
+    lower = comparison(_verdict("violated", 0.377, 0.5, [0.27, 0.49]))
+    assert lower.sense == ">="
+    assert lower.ratio > 1  # a share that must reach 0.5 falls short: right of 1 too
+    assert lower.ratio_interval[0] > 1
+    assert comparison(_verdict("holds", 0.2, 0.5, [0.1, 0.3])).ratio < 1
+    band = comparison(_verdict("violated", 0.05, -1.0, [-0.04, 0.13], band=[-1.2, -0.8]))
+    assert band.sense == "band"
+    assert band.ratio is None
+    assert "band" in band.undefined
+    zero = comparison(_verdict("violated", 0.03, 0.0, [0.001, None]))
+    assert zero.ratio is None
+    assert "bound 0" in zero.undefined
+    equal = comparison(_verdict("holds", 0.0009, 0.0, [-0.002, 0.004]))
+    assert equal.sense == "="
+    assert "within a margin" in equal.text
+    # A claim's own oriented ratio wins over the one read from the data.
+    assert comparison({**_verdict("violated", 3.0, 1.0, [2.0, 4.0]), "worst_ratio": 5.0}).ratio == 5.0
+
+
+def test_the_forest_groups_rows_and_says_what_has_no_ratio():
+    rows = forest_rows([
+        ("a", "claims/a.html", _verdict("holds", 0.0, 0.5, [0.0, 0.01])),
+        ("b", "claims/b.html", _verdict("violated", 0.03, 0.0, [0.001, None])),
+        ("c", "claims/c.html", {**_verdict("holds_after_correction", 2.0, 1.0, [1.5, 2.5]),
+                                "details": {"points": {"p": {"frequency": 2.0, "printed_bound": 1.0,
+                                                             "corrected_bound": 4.0,
+                                                             "interval": [1.5, 2.5]}}}}),
+        ("d", "claims/d.html", None)])
+    assert [r.group for r in rows] == ["fails", "fixed", "holds", "not run"]
+    assert rows[1].corrected == 0.5
+    assert "corrected statement: worst point at 1/2 of its bound" in rows[1].finding
+    assert "must be ≤ 0" in rows[0].finding
+    assert "none observed" in rows[2].finding.lower()
+    svg = forest_svg(rows)
+    assert svg.startswith('<svg id="forest"')
+    assert "bound 0: no ratio" in svg
+    assert "NaN" not in svg
+    assert "nan" not in svg.replace("span", "")
+
+
+def test_numbers_read_unambiguously(report):
+    page = (report / "claims" / f"{CLAIMS[0]}.html").read_text()
+    assert "smallest ratio detected with probability 0.9" in page
+    assert "(must be ≤" in page  # the direction of the comparison
+    for path in _pages(report):
+        text = path.read_text()
+        assert ">NaN<" not in text, path.name
+        assert "pvalue 0<" not in text, path.name
+
+
+def test_summary_json_names_its_schema_and_each_verdicts_run(report):
+    summary = json.loads((report / "summary.json").read_text())
+    assert summary["schema_version"] == 2
+    hoeffding = next(c for c in summary["claims"] if c["id"] == CLAIMS[0])
+    assert hoeffding["run_id"] == 1
+    assert hoeffding["profile"] == "smoke"
+    assert "revision" in hoeffding
+
+
+def test_report_md_stays_small_with_a_page_per_claim(report):
+    assert (report / "REPORT.md").stat().st_size <= 100_000
+    assert len(list((report / "claims").glob("*.md"))) == len(catalog.load())
+
+
+def test_the_report_goes_to_a_folder_of_its_own_by_default(store, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["report", "--store", str(store)]) == 0
+    assert (tmp_path / cli.DEFAULT_REPORT / "index.html").is_file()
+    assert not (tmp_path / "reports").exists()
+    assert str(cli.DEFAULT_REPORT / "index.html") in capsys.readouterr().out
+
+
+def test_fields_other_issues_add_to_verdicts_are_shown_when_present():
+    # worst_ratio, min_detectable_ratio and the two sub-verdicts, as a verdict's fields or
+    # in its details: the forest reads either place and falls back without them.
+    verdict = {**_verdict("holds_after_correction", 2.0, 1.0, [1.5, 2.5]), "worst_ratio": 3.0,
+               "verdict_printed": "violated", "verdict_corrected": "holds"}
+    verdict["details"] = {"min_detectable_ratio": 1.2, "worst_ratio_corrected": 0.5}
+    (row,) = forest_rows([("c", "claims/c.html", verdict)])
+    assert row.comparison.ratio == 3.0
+    assert row.detectable == 1.2
+    assert row.corrected == 0.5
+    assert (row.verdict_printed, row.verdict_corrected) == ("violated", "holds")
+    assert "smallest ratio detected w.p. 0.9" in forest_svg([row])
+    (plain,) = forest_rows([("c", "claims/c.html", _verdict("holds", 0.2, 0.5, [0.1, 0.3]))])
+    assert plain.detectable is None
+    assert "smallest ratio detected" not in forest_svg([plain])

@@ -184,3 +184,22 @@ def test_a_unit_computed_again_for_changed_code_runs_only_the_trials_of_changed_
     assert sum(len(batch) for batch in ran) == n_trials
     with Store(store) as db:
         assert db.count_trials() == 2 * n_trials
+
+
+def test_only_a_stable_claim_flags_a_defect():
+    # iln.thm1.regret differs under the defect, but it also differs on clean seeds (unstable):
+    # its changed verdict says nothing about the defect, so the defect is a gap.
+    from verification.selftest.mutation import DefectOutcome, MutationCampaign
+
+    defect = defects.get("alg1_ascent_step")
+    outcome = DefectOutcome(defect.name, {"iln.thm1.regret": "violated", "iln.lemma5.alpha_l1": "holds"})
+    control = DefectOutcome("control", {"iln.thm1.regret": "inconclusive", "iln.lemma5.alpha_l1": "holds"})
+    claims = ["iln.thm1.regret", "iln.lemma5.alpha_l1"]
+    unstable = MutationCampaign([defect], [outcome], control, claims, "quick", 0, 0.0,
+                                stable=frozenset({"iln.lemma5.alpha_l1"}))
+    assert unstable.gaps == [defect.name]
+    assert unstable.defects_json()[0]["differs_but_unstable"] == ["iln.thm1.regret"]
+    stable = MutationCampaign([defect], [outcome], control, claims, "quick", 0, 0.0,
+                              stable=frozenset(claims))
+    assert stable.mutation_score == 1.0
+    assert stable.defects_json()[0]["flagged_by"] == ["iln.thm1.regret"]

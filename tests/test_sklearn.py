@@ -1,4 +1,4 @@
-"""The scikit-learn estimators pass ``check_estimator``; expected failures carry their reason."""
+"""The scikit-learn estimators pass ``check_estimator`` with no expected failure, and fit real data."""
 
 import numpy as np
 import pytest
@@ -12,30 +12,8 @@ from iln.sklearn import (
     ShrinkingGradientRegressor,
 )
 
-ONE_PASS = (
-    "one online pass with the paper's norm bound B = 1 does not fit the check's training data to "
-    "R^2 > 0.5: the estimator learns a predictor of norm at most about B online, it does not "
-    "interpolate (ICML/arXiv Theorem 1 bounds its regret, not its training error)"
-)
-BASELINE_ONE_PASS = (
-    "one online pass of gradient descent with the default step does not fit the check's training "
-    "data to R^2 > 0.5; the batch variant (FixedRandomRegressor(method='least_squares')) does"
-)
-EXPECTED_FAILURES = {
-    "ShrinkingGradientRegressor": {"check_regressors_train": ONE_PASS},
-    "FixedRandomRegressor/online": {"check_regressors_train": BASELINE_ONE_PASS},
-    "DoublyStochasticRegressor": {"check_regressors_train": BASELINE_ONE_PASS},
-}
-
-
-def _expected_failures(estimator):
-    name = type(estimator).__name__
-    if name == "FixedRandomRegressor":
-        name += "/" + estimator.method
-    return EXPECTED_FAILURES.get(name, {})
-
 ESTIMATORS = [
-    ShrinkingGradientRegressor(random_state=0, m=200),
+    ShrinkingGradientRegressor(random_state=0),
     RandomKitchenSinksRegressor(random_state=0),
     RandomKitchenSinksClassifier(random_state=0),
     FixedRandomRegressor(random_state=0),
@@ -44,7 +22,7 @@ ESTIMATORS = [
 ]
 
 
-@parametrize_with_checks(ESTIMATORS, expected_failed_checks=_expected_failures)
+@parametrize_with_checks(ESTIMATORS)
 def test_check_estimator(estimator, check):
     check(estimator)
 
@@ -56,22 +34,148 @@ def _data(n=60, d=3, seed=0):
     return X, y
 
 
+def _twice(X, y, seed=1):
+    """The rows, then the same rows reordered: the second half leaves the target map, the
+    Fourier gamma and the first call's T-dependent settings as the first half fitted them."""
+    order = np.random.default_rng(seed).permutation(len(y))
+    return np.vstack([X, X[order]]), np.concatenate([y, y[order]])
+
+
 def test_partial_fit_in_two_halves_equals_fit():
-    X, y = _data()
+    X, y = _twice(*_data(n=30))
     whole = ShrinkingGradientRegressor(random_state=3, m=300, eta=0.2).fit(X, y)
     halves = ShrinkingGradientRegressor(random_state=3, m=300, eta=0.2)
     halves.partial_fit(X[:30], y[:30]).partial_fit(X[30:], y[30:])
-    np.testing.assert_array_equal(halves.run_.alpha, whole.run_.alpha)
-    np.testing.assert_array_equal(halves.predict(X[:5]), whole.predict(X[:5]))
+    # The target map fitted on 30 rows and on the same rows twice differs in the last bit
+    # (the mean is summed in another order); the run is otherwise the same.
+    np.testing.assert_allclose(halves.run_.alpha, whole.run_.alpha, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(halves.predict(X[:5]), whole.predict(X[:5]), rtol=1e-12)
 
 
-def test_learns_something_and_predictions_are_in_target_units():
-    X, y = _data(n=400)
-    est = ShrinkingGradientRegressor(family="fourier", family_params={"gamma": 0.5}, B=4.0,
-                                     random_state=0, m=2000).fit(X, y)
-    pred = est.predict(X)
-    # Better than predicting 0 after one pass (a weak, honest bar for an online learner).
-    assert np.mean((pred - y) ** 2) < np.mean(y**2)
+@pytest.mark.parametrize(("cls", "step"), [(FixedRandomRegressor, "eta"), (DoublyStochasticRegressor, "gamma0")])
+def test_baseline_partial_fit_in_two_halves_equals_fit(cls, step):
+    X, y = _twice(*_data(n=30))
+    whole = cls(random_state=2, **{step: 0.3}).fit(X, y)
+    halves = cls(random_state=2, **{step: 0.3}).partial_fit(X[:30], y[:30]).partial_fit(X[30:], y[30:])
+    np.testing.assert_allclose(halves.predict(X[:7]), whole.predict(X[:7]), rtol=1e-12)  # as above
+
+
+def test_targets_are_mapped_onto_the_label_range_and_back():
+    X, y = _data(n=80)
+    y = 150.0 + 70.0 * y  # diabetes-like units: the paper's learners need labels in [-1, 1]
+    est = FixedRandomRegressor(random_state=0).fit(X, y)
+    assert est.y_offset_ == pytest.approx(y.mean())
+    assert est.y_scale_ == pytest.approx(np.max(np.abs(y - y.mean())))
+    scaled = est.result_.labels
+    assert scaled.min() >= -1.0
+    assert scaled.max() <= 1.0
+    assert max(-scaled.min(), scaled.max()) == 1.0  # the range is filled, not only respected
+    # Predictions come back in the targets' units: near the targets, far from the [-1, 1] scale.
+    assert np.mean((est.predict(X) - y) ** 2) < np.var(y)
+
+
+def _diabetes_split():
+    from sklearn.datasets import load_diabetes
+    from sklearn.model_selection import train_test_split
+
+    X, y = load_diabetes(return_X_y=True)
+    return train_test_split(X, y, random_state=0)
+
+
+def _diabetes_score(estimator, X_train, X_test, y_train, y_test):
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    return make_pipeline(StandardScaler(), estimator).fit(X_train, y_train).score(X_test, y_test)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: ShrinkingGradientRegressor(random_state=0),
+    lambda: FixedRandomRegressor(random_state=0),
+    lambda: RandomKitchenSinksRegressor(K=300, random_state=0),
+])
+def test_defaults_fit_diabetes_as_well_as_ridge_within_a_margin(make):
+    """Issue 22's case: defaults in a pipeline on diabetes, where every estimator's R^2 was
+    negative.  scikit-learn's Ridge reaches 0.36 on this split and these learners 0.29-0.36
+    (``nox -s compare`` has more seeds and the equal budgets); 0.1 below Ridge is beneath
+    them and far above the negative R^2 of unscaled targets."""
+    from sklearn.linear_model import Ridge
+
+    split = _diabetes_split()
+    assert _diabetes_score(make(), *split) > _diabetes_score(Ridge(), *split) - 0.1
+
+
+def test_doubly_stochastic_defaults_beat_the_mean_on_diabetes():
+    """DSGD's final predictor estimates each kernel value with the k = 10 features of its
+    point, a noise the others do not have; it reaches R^2 = 0.12 on this split (Ridge:
+    0.36; the README's comparison says why), no longer the -34 of unscaled targets."""
+    assert _diabetes_score(DoublyStochasticRegressor(random_state=0), *_diabetes_split()) > 0.05
+
+
+@pytest.mark.parametrize(("cls", "step"), [(FixedRandomRegressor, "eta"), (DoublyStochasticRegressor, "gamma0")])
+def test_auto_step_keeps_the_pass_of_smallest_online_loss(cls, step):
+    from iln.sklearn import AUTO_STEP_FACTORS
+
+    X, y = _data(n=100)
+    est = cls(random_state=0).fit(X, y)
+    steps = sorted(est.auto_losses_)
+    assert len(steps) == len(AUTO_STEP_FACTORS)
+    np.testing.assert_allclose(np.array(steps) / steps[0], np.array(AUTO_STEP_FACTORS) / AUTO_STEP_FACTORS[0])
+    assert est.step_ == min(est.auto_losses_, key=est.auto_losses_.get)
+    # The recorded losses are those of the later 50 rounds of the pass a user gets with the step.
+    for value, loss in est.auto_losses_.items():
+        assert np.mean(cls(random_state=0, **{step: value}).fit(X, y).result_.losses[50:]) == loss
+
+
+def test_ridge_auto_regularises_when_features_approach_the_rows():
+    X, y = _data(n=60)
+    y = y + np.random.default_rng(1).normal(0.0, 0.3, size=60)  # noise that K = 60 could interpolate
+    est = RandomKitchenSinksRegressor(K=60, random_state=0).fit(X, y)
+    plain = RandomKitchenSinksRegressor(K=60, ridge=0.0, random_state=0).fit(X, y)
+    X_new, y_new = _data(n=400, seed=5)
+    assert est.ridge_ > 1e-8  # above the smallest value of the grid
+    assert est.score(X_new, y_new) > plain.score(X_new, y_new)
+
+
+def test_a_slow_fit_warns_naming_the_parameter():
+    from iln.sklearn import SlowFitWarning
+
+    X, y = _data(n=331, d=10)
+    # The proof's m at T = 331 (issue 22 measured 107 s); the warning comes before any sampling.
+    est = ShrinkingGradientRegressor(m="proof", eta=0.2, random_state=0)
+    with pytest.warns(SlowFitWarning, match="m='auto'"), pytest.raises(_StopBeforeSampling):
+        _stop_at_first_sampling(est, X, y)
+
+
+class _StopBeforeSampling(Exception):
+    pass
+
+
+def _stop_at_first_sampling(est, X, y):
+    import iln.sklearn as module
+
+    def refuse(*args, **kwargs):
+        raise _StopBeforeSampling
+
+    original = module.shrinking_gradient
+    module.shrinking_gradient = refuse
+    try:
+        est.fit(X, y)
+    finally:
+        module.shrinking_gradient = original
+
+
+def test_classifier_one_vs_rest_on_digits():
+    from sklearn.datasets import load_digits
+    from sklearn.model_selection import train_test_split
+
+    X, y = load_digits(return_X_y=True)
+    X_train, X_test, y_train, y_test = train_test_split(X / 16.0, y, random_state=0)
+    clf = RandomKitchenSinksClassifier(K=500, random_state=0).fit(X_train, y_train)
+    assert len(clf.results_) == 10
+    assert clf.decision_function(X_test).shape == (len(y_test), 10)
+    # Ten classes, chance 0.1; 500 Fourier features and a linear SVM separate digits well.
+    assert clf.score(X_test, y_test) > 0.9
 
 
 @pytest.mark.parametrize("family", ["coordinate", "relu", "sigmoid", "sign", "stump"])
@@ -85,6 +189,10 @@ def test_bad_parameters_name_the_parameter():
     X, y = _data()
     with pytest.raises(ValueError, match="'B' parameter"):
         ShrinkingGradientRegressor(B=0.5).fit(X, y)
+    with pytest.raises(ValueError, match="'eta' parameter"):
+        ShrinkingGradientRegressor(eta="fast").fit(X, y)
+    with pytest.raises(ValueError, match="'ridge' parameter"):
+        RandomKitchenSinksRegressor(ridge=-1.0).fit(X, y)
     with pytest.raises(ValueError, match="'family' parameter"):
         ShrinkingGradientRegressor(family="wavelet").fit(X, y)
 
@@ -104,11 +212,3 @@ def test_kitchen_sinks_regressor_constraint_holds():
     X, y = _data(n=80)
     reg = RandomKitchenSinksRegressor(K=50, C=2.0, random_state=0).fit(X, y)
     assert np.max(np.abs(reg.result_.alpha)) <= 2.0 / 50 + 1e-12
-
-
-@pytest.mark.parametrize("cls", [FixedRandomRegressor, DoublyStochasticRegressor])
-def test_baseline_partial_fit_in_two_halves_equals_fit(cls):
-    X, y = _data()
-    whole = cls(random_state=2).fit(X, y)
-    halves = cls(random_state=2).partial_fit(X[:25], y[:25]).partial_fit(X[25:], y[25:])
-    np.testing.assert_array_equal(halves.predict(X[:7]), whole.predict(X[:7]))

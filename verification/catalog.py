@@ -35,6 +35,7 @@ __all__ = [
     "PROFILES",
     "Claim",
     "Erratum",
+    "Quote",
     "Source",
     "claim_key",
     "config_hash",
@@ -74,6 +75,33 @@ class Source:
             raise ValueError(f"paper must be one of {sorted(PAPERS)}, got {self.paper!r}")
 
 
+@dataclass(frozen=True)
+class Quote:
+    """A place of a paper quoted word for word: the evidence an erratum cites.
+
+    Attributes
+    ----------
+    paper : str
+        The paper version quoted (a key of :data:`PAPERS`).
+    location : str
+        Where, in the paper's words (section, statement, equation).
+    text : str
+        The quoted words as printed (LaTeX for the math), one contiguous passage:
+        ``tests/test_errata.py`` finds it character by character in the paper's text
+        (:mod:`verification.quotations`).
+    """
+
+    paper: str
+    location: str
+    text: str
+
+    def __post_init__(self):
+        if self.paper not in PAPERS:
+            raise ValueError(f"paper must be one of {sorted(PAPERS)}, got {self.paper!r}")
+        if not self.text.strip():
+            raise ValueError(f"the quotation at {self.paper} {self.location} is empty")
+
+
 #: what an erratum rests on: a counterexample to the printed statement, or a quotation of
 #: two places of the papers that disagree (two versions, or a statement and its own proof).
 ERRATUM_KINDS = ("counterexample", "quoted disagreement")
@@ -90,7 +118,8 @@ class Erratum:
     claim_id : str
         The claim whose check covers the corrected statement.
     printed : mapping paper -> str
-        The statement as printed in each version (LaTeX), or the quoted places.
+        The statement as printed in each version (LaTeX), or the places that disagree, in
+        formulas; the words themselves are in ``quotes``.
     counterexample : str
         The smallest counterexample found, or the disagreement with its quotations.
     corrected : str
@@ -99,6 +128,10 @@ class Erratum:
         How the corrected statement is checked (which claim, which numbers).
     kind : str
         One of :data:`ERRATUM_KINDS`.
+    quotes : tuple of Quote, default=()
+        The places of the papers the entry quotes, word for word, each checked against the
+        paper's text; ``printed`` and ``counterexample`` refer to them instead of quoting
+        in prose.
     """
 
     claim_id: str
@@ -107,6 +140,7 @@ class Erratum:
     corrected: str
     check: str
     kind: str = "counterexample"
+    quotes: tuple[Quote, ...] = ()
 
     def __post_init__(self):
         if self.kind not in ERRATUM_KINDS:
@@ -114,6 +148,8 @@ class Erratum:
         unknown = sorted(set(self.printed) - set(PAPERS))
         if unknown:
             raise ValueError(f"printed must name papers among {sorted(PAPERS)}, got {unknown}")
+        if not all(isinstance(q, Quote) for q in self.quotes):
+            raise TypeError(f"quotes of the erratum of {self.claim_id} must be Quote instances")
 
 
 @dataclass(frozen=True)

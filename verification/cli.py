@@ -56,6 +56,10 @@ def _positive_int(text: str) -> int:
     return value
 
 
+#: where ``iln-verify report`` writes unless told: beside the default store, not reports/.
+DEFAULT_REPORT = runner.DEFAULT_STORE.parent / "report"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="iln-verify", description="Check the claims of the ILN and RKS papers.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -78,12 +82,35 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--store", type=Path, default=runner.DEFAULT_STORE)
     p = sub.add_parser("report", help="write the report of the latest verdicts")
     p.add_argument("--store", type=Path, default=runner.DEFAULT_STORE, help="the store to report on")
-    p.add_argument("--out", type=Path, default=Path("reports"),
-                   help="directory of index.html, claims/, REPORT.md, plots/ and summary.json")
+    # A folder of the user's own beside the store: in a clone, writing to reports/ would
+    # overwrite the committed full-profile report (only nox -s report regenerates that).
+    p.add_argument("--out", type=Path, default=DEFAULT_REPORT,
+                   help="directory of index.html, claims/, REPORT.md, plots/ and summary.json "
+                        f"(default {DEFAULT_REPORT}; the committed copy in reports/ is written by "
+                        "nox -s report)")
     p.add_argument("--save-verdicts", type=Path, metavar="PATH",
                    help="also write the store without its trials to this new file (small enough "
                         "to commit; the report can be written again from it)")
+    p = sub.add_parser("diff", help="what changed between two reports (stores or summary.json files)")
+    p.add_argument("old", type=Path, metavar="OLD")
+    p.add_argument("new", type=Path, metavar="NEW")
+    p.add_argument("--json", action="store_true", help="print the changes as JSON")
     return parser
+
+
+def _diff(args) -> int:
+    from verification.report import diff
+
+    try:
+        old, new = diff.load(args.old), diff.load(args.new)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    changes = diff.compare(old, new)
+    if args.json:
+        print(json.dumps([c.__dict__ for c in changes], indent=2, default=str))
+    else:
+        print(diff.render_text(changes, old, new))
+    return EXIT_OK
 
 
 def _fmt(value, spec=".3g") -> str:
@@ -212,7 +239,8 @@ def _report(args) -> int:
         written = write_report(args.store, args.out)
     except ReportError as error:
         raise UsageError(str(error)) from None
-    print(f"wrote {len(written)} files to {args.out}: index.html, claims/, REPORT.md, plots/, summary.json")
+    print(f"wrote {len(written)} files to {args.out}/ (index.html, claims/, REPORT.md, plots/, "
+          f"summary.json); open {args.out / 'index.html'}")
     if args.save_verdicts is not None:
         with Store(args.store) as db:
             db.save_without_trials(args.save_verdicts)
@@ -224,7 +252,8 @@ def main(argv=None) -> int:
     """Entry point; returns the exit status."""
     try:
         args = _parser().parse_args(argv)
-        return {"list": _list, "run": _run, "show": _show, "report": _report}[args.command](args)
+        return {"list": _list, "run": _run, "show": _show, "report": _report,
+                "diff": _diff}[args.command](args)
     except (UsageError, StoreError) as error:
         print(f"iln-verify: error: {error}", file=sys.stderr)
         return EXIT_USAGE

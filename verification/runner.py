@@ -25,17 +25,17 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 
 import numpy as np
 
 from iln.random_streams import child
-from verification import catalog, incremental, reach, statistics
+from verification import catalog, incremental, reach, rules
 from verification.catalog import Claim
 from verification.store import Store
-from verification.verdicts import Verdict
+from verification.verdicts import ERROR, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, VIOLATED, Verdict
 
 __all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "ClaimOutcome", "RunResult", "run", "run_batch", "run_batch_traced",
            "trials_key"]
@@ -63,7 +63,8 @@ class ClaimOutcome:
     def to_json(self) -> dict:
         v = self.verdict.to_json()
         keys = ("statistic", "bound", "interval", "level", "alpha", "power", "tightness",
-                "counterexample", "elapsed_s")
+                "counterexample", "elapsed_s", "min_detectable_ratio", "family", "can_fail", "worst_ratio",
+                "worst_instance", "verdict_printed", "verdict_corrected")
         return {"id": self.claim.id, "title": self.claim.title, "verdict": v["verdict"],
                 "expected": self.claim.expected, **{k: v[k] for k in keys},
                 "sources": self.claim.sources_json(), "rule": v["rule"], "n_trials": v["n_trials"],
@@ -95,16 +96,51 @@ def _claim_seed(seed: int, claim_id: str) -> np.random.SeedSequence:
     return child(np.random.SeedSequence(seed), catalog.claim_key(claim_id))
 
 
+#: the key of a trial record that holds the trial's exception instead of its result: such a
+#: record is never stored, and its claim's verdict is ``error``.
+TRIAL_ERROR = "__trial_error__"
+
+
 def run_batch(claim_id: str, config: dict, seed: int, indices: Sequence[int]) -> list[tuple[int, dict, float]]:
-    """Run the trials ``indices`` of a claim; a module-level function so that workers can import it."""
+    """Run the trials ``indices`` of a claim; a module-level function so that workers can import it.
+
+    A trial that raises ends its claim's batch with a record ``{TRIAL_ERROR: ...}`` (the
+    exception and the trial's index) instead of stopping the run: the other claims go on.
+    """
     claim = catalog.get(claim_id)
     claim_seed = _claim_seed(seed, claim_id)
     out = []
     for i in indices:
         start = time.perf_counter()
-        record = claim.trial(config, child(claim_seed, i))
+        try:
+            record = claim.trial(config, child(claim_seed, i))
+        except Exception as error:  # one failing claim never takes the others down
+            out.append((int(i), {TRIAL_ERROR: {"trial_index": int(i), "exception": _describe(error)}},
+                        time.perf_counter() - start))
+            break
         out.append((int(i), record, time.perf_counter() - start))
     return out
+
+
+def _describe(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}"
+
+
+def error_verdict(claim_id: str, stage: str, error: str, *, seed: int, profile: str,
+                  trial_index: int | None = None) -> Verdict:
+    """The verdict of a claim whose configuration, trial or decision raised.
+
+    It carries the exception, the stage, the seed and the command that reproduces it; the
+    run goes on with the other claims and exits with status 1.
+    """
+    nan = float("nan")
+    return Verdict(
+        claim_id=claim_id, verdict=ERROR, rule=f"none: the claim's {stage} raised", statistic=nan,
+        bound=nan, interval=(nan, nan), level=nan, alpha=nan, power=nan, tightness=nan,
+        counterexample=None, elapsed_s=0.0, n_trials=0, pvalue=nan,
+        details={"stage": stage, "exception": error, "seed": seed, "profile": profile,
+                 **({"trial_index": trial_index} if trial_index is not None else {}),
+                 "reproduce": f"iln-verify run {claim_id} --profile {profile} --seed {seed}"})
 
 
 def run_batch_traced(claim_id: str, config: dict, seed: int, indices: Sequence[int],
@@ -124,6 +160,8 @@ def run_batch_traced(claim_id: str, config: dict, seed: int, indices: Sequence[i
     # The runner's own clock (a trial's elapsed_s) is not the trial's record.
     if recorder.reads_clock(besides=[_RUNNER_FILE]):
         rows = run_batch(claim_id, config, seed, first)
+    if any(TRIAL_ERROR in record for _, record, _ in rows):
+        return rows, recorder.functions()  # a trial that raised ends its batch (run_batch)
     return rows + run_batch(claim_id, config, seed, rest), recorder.functions()
 
 
@@ -262,13 +300,40 @@ def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect:
             raise
 
 
+def _decide_one(claim: Claim, records: list[dict], config: dict, alpha: float, seed: int,
+                profile: str) -> Verdict:
+    try:
+        return claim.decide(records, config, alpha)
+    except Exception as error:  # one failing claim never takes the others down
+        return error_verdict(claim.id, "decision", _describe(error), seed=seed, profile=profile)
+
+
 def _decide(claims: list[Claim], records: dict[str, list[dict]], configs: dict[str, dict],
-            alpha: float) -> list[Verdict]:
-    """Decide every claim; Holm's thresholds on the printed statements' p-values set each alpha."""
-    first = [c.decide(records[c.id], configs[c.id], statistics.bonferroni_levels(alpha, len(claims)))
-             for c in claims]
-    holm = statistics.holm([v.pvalue for v in first], alpha)
-    return [c.decide(records[c.id], configs[c.id], holm.thresholds[i]) for i, c in enumerate(claims)]
+            alpha: float, seed: int = 0, profile: str = "quick") -> dict[str, Verdict]:
+    """Decide every claim in one family: Holm's step-down on the p-values of the deciding tests.
+
+    The p-values come from a first decision (a rule's p-value does not depend on the alpha
+    it is given); each claim is then decided at the level :func:`verification.rules.
+    holm_family` assigns it.  A printed violation that Holm's step-down does not reject (a
+    rule whose p-value disagrees with its decision) is made inconclusive, with the reason.
+    Claims whose decision raises get an ``error`` verdict and are not part of the family.
+    """
+    first = {c.id: _decide_one(c, records[c.id], configs[c.id], alpha / len(claims), seed, profile)
+             for c in claims}
+    members = [c for c in claims if first[c.id].verdict != ERROR]
+    out = {c.id: first[c.id] for c in claims if first[c.id].verdict == ERROR}
+    if not members:
+        return out
+    pvalues = [first[c.id].pvalue if 0.0 <= first[c.id].pvalue <= 1.0 else 1.0 for c in members]
+    family = rules.holm_family(pvalues, alpha)
+    for i, c in enumerate(members):
+        v = _decide_one(c, records[c.id], configs[c.id], family.levels[i], seed, profile)
+        if v.verdict in (VIOLATED, HOLDS_AFTER_CORRECTION) and not family.reject[i]:
+            v = replace(v, verdict=INCONCLUSIVE, details={
+                **v.details, "reason": f"the printed violation is not rejected by Holm's step-down "
+                                       f"(p = {pvalues[i]:.3g} at rank {family.ranks[i]} of {family.size})"})
+        out[c.id] = v if v.verdict == ERROR else replace(v, family=family.describe(i))
+    return out
 
 
 def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed: int = 0,
@@ -319,8 +384,13 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
         defects.get(defect)  # a ValueError naming an unknown defect, before any work
     claims = [everything[c] for c in claim_ids]
     # Evaluated before a defect is planted: the planned sample sizes are the unmodified ones.
-    configs = {c.id: c.config(profile) for c in claims}
-    hashes = {c.id: trials_key(configs[c.id], defect) for c in claims}
+    configs, failed = {}, {}
+    for c in claims:
+        try:
+            configs[c.id] = c.config(profile)
+        except Exception as error:  # a sample-size plan that raises: this claim's error only
+            failed[c.id] = error_verdict(c.id, "configuration", _describe(error), seed=seed, profile=profile)
+    hashes = {cid: trials_key(config, defect) for cid, config in configs.items()}
 
     started = _dt.datetime.now(_dt.UTC)
     clock = time.perf_counter()
@@ -333,15 +403,17 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                 f"{platform.system()} {platform.release()}", "command": _command()}
         # Read what the store holds before writing to it: a store damaged inside then stops
         # the run with a StoreError and is left as it was.
-        keys = _keyed_trials(db, claims, hashes, seed, profile, defect)
+        keys = _keyed_trials(db, [c for c in claims if c.id not in failed], hashes, seed, profile, defect)
         tasks, stored = [], {}
         for c in claims:
+            if c.id in failed:
+                continue
             have = db.existing_trials(seed, profile, c.id, keys[c.id].trial_key)
             stored[c.id] = len(have)
             missing = [i for i in range(configs[c.id]["n_trials"]) if i not in have]
             tasks += [(c.id, configs[c.id], seed, missing[k:k + BATCH_SIZE])
                       for k in range(0, len(missing), BATCH_SIZE)]
-        meta["reuse"] = _reuse_notes(keys, stored, {c.id: configs[c.id]["n_trials"] for c in claims})
+        meta["reuse"] = _reuse_notes(keys, stored, {c: configs[c]["n_trials"] for c in keys})
         incremental.save_new_states(db, keys.values())
         run_id = db.start_run(meta)
         # An ordinary run traces its trials (the self-test's defects are not in the code on disk).
@@ -349,17 +421,27 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
         with _progress(sum(len(t[3]) for t in tasks), quiet) as bar:
             def store_batch(task, result):
                 rows, reached = result if token is not None else (result, None)
-                db.add_trials(seed, profile, task[0], keys[task[0]].trial_key, rows, reached)
+                good = [r for r in rows if TRIAL_ERROR not in r[1]]
+                if good:
+                    db.add_trials(seed, profile, task[0], keys[task[0]].trial_key, good, reached)
+                for _, record, _ in rows:
+                    if TRIAL_ERROR in record and task[0] not in failed:
+                        info = record[TRIAL_ERROR]
+                        failed[task[0]] = error_verdict(task[0], "trial", info["exception"], seed=seed,
+                                                        profile=profile, trial_index=info["trial_index"])
                 bar.update(len(rows))
 
             _execute([(*t, token) for t in tasks] if token is not None else tasks, jobs, scheduler,
                      store_batch, defect, run_batch_traced if token is not None else run_batch)
         if token is not None:
             for c in claims:
-                incremental.record_reach(db, c, hashes[c.id], keys[c.id], seed, profile, configs[c.id]["n_trials"])
+                if c.id not in failed:
+                    incremental.record_reach(db, c, hashes[c.id], keys[c.id], seed, profile,
+                                             configs[c.id]["n_trials"])
 
         records, elapsed = {}, {}
-        for c in claims:
+        decided = [c for c in claims if c.id not in failed]
+        for c in decided:
             rows = db.existing_trials(seed, profile, c.id, keys[c.id].trial_key)
             n = configs[c.id]["n_trials"]
             if sorted(rows) != list(range(n)):
@@ -367,15 +449,16 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
             records[c.id] = [rows[i].record for i in range(n)]
             elapsed[c.id] = sum(rows[i].elapsed_s for i in range(n))
         decide_start = time.perf_counter()
-        verdicts = _decide(claims, records, configs, alpha)
+        verdicts = {**_decide(decided, records, configs, alpha, seed, profile), **failed}
         decide_share = (time.perf_counter() - decide_start) / max(1, len(claims))
         outcomes = []
-        for c, v in zip(claims, verdicts, strict=True):
+        for c in claims:
+            v = verdicts[c.id]
             if v.counterexample is not None:
                 v = Verdict(**{**v.__dict__, "counterexample": {
                     **v.counterexample, "seed": seed, "profile": profile, "claim_seed_key": catalog.claim_key(c.id),
                     "reproduce": f"iln-verify run {c.id} --profile {profile} --seed {seed}"}})
-            v = v.with_elapsed(elapsed[c.id] + decide_share)
+            v = v.with_elapsed(elapsed.get(c.id, 0.0) + decide_share)
             db.save_verdict(seed, profile, c.id, v.to_json())
             outcomes.append(ClaimOutcome(c, v))
         meta["elapsed_s"] = time.perf_counter() - clock

@@ -198,26 +198,15 @@ class HolmResult:
     adjusted_pvalues: tuple[float, ...]
 
 
-def _real_iv(value, name: str) -> float:
-    return arguments.finite_real(value, name)
-
-
-def _open_unit_iv(value: object, name: str) -> float:
-    value = _real_iv(value, name)
-    if not 0.0 < value < 1.0:
-        raise ValueError(f"{name} must lie in the open interval (0, 1), got {value!r}")
-    return value
-
-
-def _closed_unit_iv(value: object, name: str) -> float:
-    value = _real_iv(value, name)
-    if not 0.0 <= value <= 1.0:
-        raise ValueError(f"{name} must lie in [0, 1], got {value!r}")
-    return value
-
-
-def _int_iv(value, name: str, minimum: int) -> int:
-    return arguments.integer(value, name, minimum)
+# The argument checks are iln.arguments' (one validation module); short local names keep
+# the signatures below readable.
+_real_iv = arguments.finite_real
+_open_unit_iv = arguments.open_unit
+_closed_unit_iv = arguments.closed_unit
+_int_iv = arguments.integer
+_choice_iv = arguments.choice
+_array_iv = arguments.real_array
+_bounds_iv = arguments.ordered_bounds
 
 
 def _count_iv(k: object, n: object) -> tuple[int, int]:
@@ -228,29 +217,8 @@ def _count_iv(k: object, n: object) -> tuple[int, int]:
     return k, n
 
 
-def _choice_iv(value: object, name: str, choices: tuple[str, ...]) -> str:
-    if value not in choices:
-        raise ValueError(f"{name} must be one of {choices}, got {value!r}")
-    return str(value)
-
-
 def _seed_iv(seed: object) -> np.random.SeedSequence:
     return as_seed_sequence(seed)
-
-
-def _array_iv(values: object, name: str) -> NDArray[np.float64]:
-    try:
-        array = np.asarray(values)
-    except (TypeError, ValueError) as exc:  # ragged nested sequences
-        raise TypeError(f"{name} must be a real numeric array: {exc}") from None
-    if array.dtype == np.bool_ or not (
-        np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)
-    ):
-        raise TypeError(f"{name} must be a real numeric array, got dtype {array.dtype}")
-    array = array.astype(np.float64)
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name} must contain only finite values (no NaN or inf)")
-    return array
 
 
 def _sample_iv(values: object, name: str, min_size: int) -> NDArray[np.float64]:
@@ -260,14 +228,6 @@ def _sample_iv(values: object, name: str, min_size: int) -> NDArray[np.float64]:
             f"{name} must be a 1-D array with at least {min_size} entries, got shape {sample.shape}"
         )
     return sample
-
-
-def _bounds_iv(lower: object, upper: object) -> tuple[float, float]:
-    lower = _real_iv(lower, "lower")
-    upper = _real_iv(upper, "upper")
-    if not lower < upper:
-        raise ValueError(f"upper must be > lower, got lower={lower!r}, upper={upper!r}")
-    return lower, upper
 
 
 def _bounded_sample_iv(

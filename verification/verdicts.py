@@ -6,8 +6,7 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["HOLDS", "HOLDS_AFTER_CORRECTION", "INCONCLUSIVE", "OUTCOMES", "VIOLATED", "Verdict",
-           "invariant_verdict"]
+__all__ = ["ERROR", "HOLDS", "HOLDS_AFTER_CORRECTION", "INCONCLUSIVE", "OUTCOMES", "VIOLATED", "Verdict"]
 
 #: the printed statement survives a test that could have caught a violation of the stated power.
 HOLDS = "holds"
@@ -15,9 +14,13 @@ HOLDS = "holds"
 VIOLATED = "violated"
 #: the printed statement is violated and the corrected statement of the errata ledger holds.
 HOLDS_AFTER_CORRECTION = "holds_after_correction"
-#: neither: the interval straddles the bound.
+#: neither: the interval straddles the bound, or the rule cannot decide at its n (the reason
+#: is in ``details["reason"]``).
 INCONCLUSIVE = "inconclusive"
-OUTCOMES = (HOLDS, VIOLATED, HOLDS_AFTER_CORRECTION, INCONCLUSIVE)
+#: the claim's configuration, trial or decision raised: no verdict on the paper (the
+#: exception, the seed and the command that reproduces it are in ``details``).
+ERROR = "error"
+OUTCOMES = (HOLDS, VIOLATED, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, ERROR)
 
 
 def _finite_or_none(value):
@@ -26,6 +29,25 @@ def _finite_or_none(value):
         return None
     value = float(value)
     return value if math.isfinite(value) else None
+
+
+def _json_ready(value):
+    """``value`` with every non-finite float, at any depth, written as null."""
+    if isinstance(value, float):
+        return _finite_or_none(value)
+    if isinstance(value, dict):
+        return {k: _json_ready(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_ready(v) for v in value]
+    return value
+
+
+#: the float fields of a verdict (JSON has no inf or NaN: they are stored as null).
+_NUMBERS = ("statistic", "bound", "level", "alpha", "power", "tightness", "elapsed_s", "pvalue",
+            "min_detectable_ratio", "worst_ratio")
+#: the ratios whose infinity means something ("no violation is detectable", "exceeded
+#: without bound"): written as the string "inf" rather than null.
+_RATIOS = ("min_detectable_ratio", "worst_ratio")
 
 
 @dataclass(frozen=True)
@@ -50,7 +72,9 @@ class Verdict:
     alpha : float
         The share of the run's family-wise false-alarm budget this claim used (Holm).
     power : float
-        The smallest violation the check detects with probability 0.9, in the statistic's units.
+        Legacy, rule-specific: the smallest detectable value in the statistic's own units
+        (a probability, a distance or a half-width, depending on the rule). Read
+        ``min_detectable_ratio`` instead, which means one thing for every rule.
     tightness : float
         Measured / bound: how close the instances came to the bound (1 means attained).
     counterexample : dict or None
@@ -62,6 +86,27 @@ class Verdict:
         p-value of the test of the printed statement (H0: it holds), used by Holm.
     details : dict
         Per-instance figures and, for a corrected claim, the corrected check's numbers.
+    min_detectable_ratio : float
+        The smallest value of statistic / bound, oriented so that above 1 the printed
+        statement is exceeded, that the rule detects with probability at least 0.9
+        (:data:`verification.catalog.DESIGN_POWER`) at its sample size and level; infinite
+        when no violation can be detected (the string ``"inf"`` in JSON, with
+        ``details["can_fail"]`` false), NaN when the claim's rule has not been moved to
+        :mod:`verification.rules` yet.
+    family : dict or None
+        The multiple-testing family the verdict was decided in: the run's family-wise
+        ``alpha``, its ``size`` and the claim's Holm ``rank``, set by the runner.
+    can_fail : bool or None
+        Whether some instance tried could have shown the printed statement false (None: the
+        claim's rule does not say yet).
+    worst_ratio : float
+        The largest statistic / bound reached over the instances tried, oriented so that
+        above 1 the printed statement is exceeded.
+    worst_instance : dict or None
+        What reproduces the instance of ``worst_ratio``.
+    verdict_printed, verdict_corrected : str or None
+        The printed statement's own verdict, and the corrected statement's (None when no
+        correction is involved).
     """
 
     claim_id: str
@@ -79,25 +124,35 @@ class Verdict:
     n_trials: int
     pvalue: float
     details: dict[str, Any] = field(default_factory=dict)
+    min_detectable_ratio: float = math.nan
+    family: dict[str, Any] | None = None
+    can_fail: bool | None = None
+    worst_ratio: float = math.nan
+    worst_instance: dict[str, Any] | None = None
+    verdict_printed: str | None = None
+    verdict_corrected: str | None = None
 
     def __post_init__(self):
         if self.verdict not in OUTCOMES:
             raise ValueError(f"verdict must be one of {OUTCOMES}, got {self.verdict!r}")
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict (non-finite numbers become null)."""
-        out = asdict(self)
-        for key in ("statistic", "bound", "level", "alpha", "power", "tightness", "elapsed_s", "pvalue"):
-            out[key] = _finite_or_none(out[key])
+        """A JSON-ready dict (non-finite numbers become null, at any depth)."""
+        out = _json_ready(asdict(self))
         out["interval"] = [_finite_or_none(v) for v in self.interval]
+        for key in _RATIOS:
+            if math.isinf(getattr(self, key)):
+                # "no violation is detectable" must not read as "not computed" (null).
+                out[key] = "inf" if getattr(self, key) > 0 else "-inf"
         return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Verdict:
         """Inverse of :meth:`to_json` (null numbers come back as NaN)."""
         data = dict(data)
-        for key in ("statistic", "bound", "level", "alpha", "power", "tightness", "elapsed_s", "pvalue"):
-            data[key] = math.nan if data[key] is None else data[key]
+        for key in _NUMBERS:
+            # A verdict stored before a field existed lacks it: NaN, as for a null.
+            data[key] = math.nan if data.get(key) is None else float(data[key])
         data["interval"] = tuple(math.nan if v is None else v for v in data["interval"])
         return cls(**data)
 
@@ -105,39 +160,3 @@ class Verdict:
         """The same verdict with its time filled in."""
         return Verdict(**{**asdict(self), "interval": self.interval, "elapsed_s": float(elapsed_s)})
 
-
-def invariant_verdict(claim_id: str, *, broken: bool, share: float, checked: int, alpha: float,
-                      counterexample: dict | None, n_trials: int, details: dict[str, Any]) -> Verdict:
-    """The verdict of a deterministic invariant checked on every round of every run.
-
-    One breach is a violation and is seen with certainty, so the check's power is one round
-    in ``checked`` and its p-value 0 or 1 (DESIGN.md, Statistics: deterministic rules).
-
-    Parameters
-    ----------
-    claim_id : str
-    broken : bool
-        Whether some round (or final state) breaks the invariant.
-    share : float
-        Breached rounds / ``checked``: the statistic, against the bound 0.
-    checked : int
-        Rounds checked in all.
-    alpha : float
-        The claim's share of the run's false-alarm budget (recorded; a deterministic rule
-        makes no false alarm).
-    counterexample : dict or None
-        The first breach.
-    n_trials : int
-    details : dict
-
-    Returns
-    -------
-    Verdict
-    """
-    return Verdict(
-        claim_id=claim_id, verdict=VIOLATED if broken else HOLDS,
-        rule="deterministic invariant (every round of every run)",
-        statistic=share, bound=0.0, interval=(share, share), level=1.0, alpha=alpha,
-        power=1.0 / checked, tightness=share, counterexample=counterexample, elapsed_s=0.0,
-        n_trials=n_trials, pvalue=0.0 if broken else 1.0, details=details,
-    )

@@ -16,27 +16,47 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from verification import catalog
 from verification.catalog import Claim, Erratum, Source
-from verification.report.plots import Plot, claim_plots, tightness_plot
-from verification.report.self_test import check_document
+from verification.report.forest import (
+    Comparison,
+    ForestRow,
+    comparison,
+    field,
+    forest_rows,
+    forest_svg,
+    printed_and_corrected,
+    ratio_text,
+)
+from verification.report.plots import Plot, claim_plots
+from verification.report.self_test import check_document, error_rates
 from verification.report.statements import Segment, segments
-from verification.report.tables import Table, detail_tables, format_value, key_value_table
+from verification.report.tables import (
+    Table,
+    detail_tables,
+    format_interval,
+    format_value,
+    key_value_table,
+    pvalue_text,
+)
 from verification.runner import ClaimOutcome
 from verification.store import RunRow, Store
 from verification.verdicts import Verdict
 
-__all__ = ["NOT_RUN", "SELFTEST_FILE", "ClaimView", "ErratumView", "ReportContext", "ReportError",
-           "gather", "is_exploration", "plot_file"]
+__all__ = ["NOT_RUN", "SCHEMA_VERSION", "SELFTEST_FILE", "ClaimView", "ErratumView", "ReportContext",
+           "ReportError", "gather", "is_exploration", "plot_file"]
 
 #: the status of a claim the store has no verdict for.
 NOT_RUN = "not run"
 #: the self-test figures (issue #8), looked for beside the store, then in the output directory.
 SELFTEST_FILE = "selftest.json"
 EXPLORATION_MARK = ".explore."
+#: version of summary.json's layout: 2 added ``schema_version`` and, per claim, ``run_id`` and
+#: ``revision`` (the run that saved its verdict).
+SCHEMA_VERSION = 2
 
 
 class ReportError(ValueError):
@@ -90,6 +110,7 @@ class ClaimView:
     plots: tuple[Plot, ...]
     tables: tuple[Table, ...]
     errata: tuple[ErratumView, ...] = ()
+    run: RunRow | None = None
 
     @property
     def id(self) -> str:
@@ -121,24 +142,77 @@ class ClaimView:
         return "; ".join(f"{s.paper} {s.location}" for s in self.claim.sources)
 
     @property
+    def comparison(self) -> Comparison | None:
+        """The statistic against its bound with the direction of the comparison."""
+        return None if self.verdict is None else comparison(self.verdict)
+
+    @property
+    def row(self) -> ForestRow:
+        """The claim's row of the forest plot (its ratios and finding)."""
+        return forest_rows([(self.id, self.page, self.verdict)])[0]
+
+    @property
     def key_number(self) -> str:
-        """The statistic against its bound, as the summary shows it."""
+        """The statistic against its bound, with the direction of the comparison."""
         if self.verdict is None:
             return NOT_RUN
-        return f"{format_value(self.verdict.statistic)} vs {format_value(self.verdict.bound)}"
+        return self.comparison.text
+
+    @property
+    def revision(self) -> str | None:
+        """The git revision of the run that saved the verdict, where the store recorded it."""
+        value = self.run.meta.get("git_revision") if self.run is not None else None
+        return value if isinstance(value, str) else None
+
+    @property
+    def interval_text(self) -> str:
+        """The statistic's interval, with what a zero-width or half-open one means."""
+        v = self.verdict
+        low, high = (None if not isinstance(e, int | float) or math.isnan(e) else e for e in v.interval)
+        if low is None and high is None:
+            return "none stored"
+        if low is not None and low == high and v.level == 1:
+            return f"[{format_value(low)}, {format_value(high)}] (exact: every round checked, no sampling error)"
+        return f"{format_interval(low, high)} at level {self.level}"
 
     @property
     def numbers(self) -> Table | None:
-        """The verdict's numbers, each named as in :class:`verification.verdicts.Verdict`."""
+        """The verdict's numbers, each named for what it is, with the direction of its
+        comparison; fields other issues add to verdicts appear when a verdict carries them."""
         v = self.verdict
         if v is None:
             return None
-        return key_value_table("numbers", {
-            "statistic": v.statistic, "bound": v.bound, "interval": list(v.interval),
-            "level": self.level, "alpha (share of the false-alarm budget)": v.alpha,
-            "power (smallest violation detected w.p. 0.9)": v.power, "tightness": v.tightness,
-            "n_trials": v.n_trials, "pvalue": v.pvalue, "time (s)": v.elapsed_s,
-            "seed": self.seed, "profile": self.profile, "saved": self.saved_at})
+        c = self.comparison
+        ratio = (f"{ratio_text(c.ratio)} (above 1: the printed statement is exceeded)"
+                 if c.ratio is not None else f"n/a ({c.undefined})")
+        printed, corrected = printed_and_corrected(self.row)
+        detectable = field(v, "min_detectable_ratio")
+        rows = {
+            "statistic (and what it must be)": c.text,
+            "interval of the statistic": self.interval_text,
+            "statistic / bound, oriented": ratio,
+            "verdict of the printed statement": printed,
+            "verdict of the corrected statement": corrected,
+        }
+        if self.row.corrected is not None:
+            rows["corrected statement: statistic / its bound at its worst point"] = ratio_text(self.row.corrected)
+        for name, label in (("worst_ratio", "worst ratio reached (statistic / bound)"),
+                            ("worst_instance", "worst instance"),
+                            ("can_fail", "can fail (some instance tried can reach the bound)")):
+            if field(v, name) is not None:
+                rows[label] = field(v, name)
+        rows["smallest ratio detected with probability 0.9"] = (
+            detectable if detectable is not None else
+            f"not stored by this verdict; its power in the statistic's units (the smallest "
+            f"violation detected with probability 0.9): {format_value(field(v, 'power'))}")
+        rows.update({
+            "p-value of the printed statement (H0: it holds)": pvalue_text(v.pvalue),
+            "alpha (its share of the run's false-alarm budget, Holm)": v.alpha,
+            "trials": v.n_trials, "time of its trials (s)": round(v.elapsed_s, 1),
+            "seed": self.seed, "profile": self.profile, "saved": self.saved_at,
+            "run": self.run.run_id if self.run is not None else "not recorded",
+            "git revision of the run": self.revision or "not recorded"})
+        return key_value_table("numbers", rows)
 
     @property
     def level(self) -> str:
@@ -163,9 +237,11 @@ class ReportContext:
     errata: tuple[ErratumView, ...]
     run: RunRow | None
     reproducibility: Table | None
-    tightness: Plot | None
+    forest: tuple[ForestRow, ...]
+    forest_plot: Plot
     selftest: dict | None
     summary: dict
+    runs_behind: str | None = None
 
     @property
     def statements(self) -> tuple[ClaimView, ...]:
@@ -192,8 +268,8 @@ class ReportContext:
 def plot_file(owner: str, plot: Plot) -> str:
     """Where a plot's SVG file goes, relative to the report's directory (beside REPORT.md).
 
-    >>> plot_file("index", Plot("tightness", "tightness", "", "", "<svg/>"))
-    'plots/index--tightness.svg'
+    >>> plot_file("index", Plot("forest", "forest", "", "", "<svg/>"))
+    'plots/index--forest.svg'
     """
     return f"plots/{owner}--{plot.name}.svg"
 
@@ -235,15 +311,13 @@ def _producing_run(view: ClaimView, runs: list[RunRow]) -> RunRow | None:
     return None
 
 
-def _runs_behind(views: tuple[ClaimView, ...], runs: list[RunRow]) -> str | None:
+def _runs_behind(views: tuple[ClaimView, ...]) -> str | None:
     """One line per run whose verdicts the report shows, when there are several: a store
     can hold verdicts of runs at different revisions (a claim added later, say)."""
     counts: dict[int, int] = {}
     chosen = {}
     for view in views:
-        if view.verdict is None:
-            continue
-        run = _producing_run(view, runs)
+        run = view.run
         if run is not None:
             counts[run.run_id] = counts.get(run.run_id, 0) + 1
             chosen[run.run_id] = run
@@ -254,14 +328,13 @@ def _runs_behind(views: tuple[ClaimView, ...], runs: list[RunRow]) -> str | None
                      for i, n in sorted(counts.items()))
 
 
-def _reproducibility(run: RunRow | None, views: tuple[ClaimView, ...],
-                     runs: list[RunRow] = ()) -> Table | None:
+def _reproducibility(run: RunRow | None, views: tuple[ClaimView, ...]) -> Table | None:
     if run is None:
         return None
     m = run.meta
     versions = m.get("versions") if isinstance(m.get("versions"), Mapping) else {}
     elapsed = m.get("elapsed_s")
-    behind = _runs_behind(views, list(runs))
+    behind = _runs_behind(views)
     return key_value_table("reproducibility", {
         **({"verdicts shown, by the run that saved them": behind} if behind else {}),
         "command (as recorded)": m.get("command"),
@@ -307,11 +380,24 @@ def _strict(value):
 
 
 def _summary(views: tuple[ClaimView, ...], run: RunRow | None, selftest: dict | None) -> dict:
-    doc = {"meta": run.meta if run is not None else {},
-           "claims": [ClaimOutcome(c.claim, c.verdict).to_json() for c in views if c.verdict],
-           "not_run": [c.id for c in views if c.verdict is None]}
+    claims = []
+    for c in views:
+        if c.verdict is None:
+            continue
+        # Where each verdict came from: a store can hold verdicts of several runs.
+        claims.append({**ClaimOutcome(c.claim, c.verdict).to_json(),
+                       "run_id": c.run.run_id if c.run is not None else None,
+                       "revision": c.revision, "seed": c.seed, "profile": c.profile,
+                       "saved_at": c.saved_at})
+    doc = {"schema_version": SCHEMA_VERSION, "meta": run.meta if run is not None else {},
+           "claims": claims, "not_run": [c.id for c in views if c.verdict is None],
+           # The ledger as this code has it, so that iln-verify diff can compare two reports'.
+           "errata": [{"claim_id": e.claim_id, "kind": e.kind, "corrected": e.corrected}
+                      for e in catalog.errata()]}
     if selftest is not None:
-        doc["selftest"] = selftest
+        rates = error_rates(selftest)
+        doc["selftest"] = {**selftest, "type_one": rates["type_one"], "type_two": rates["type_two"],
+                           "stable_claims": rates["stable"]}
     return _strict(doc)
 
 
@@ -355,8 +441,14 @@ def gather(store: str | Path, out: str | Path) -> ReportContext:
     errata = tuple(errata)
     views = tuple(_claim_view(claim, rows[claim_id], tuple(e for e in errata if e.erratum.claim_id == claim_id))
                   for claim_id, claim in known.items())
-    tightness = tightness_plot([(c.id, c.verdict.tightness, c.verdict.verdict)
-                                for c in views if c.verdict is not None])
+    views = tuple(replace(v, run=_producing_run(v, runs)) if v.verdict is not None else v for v in views)
+    rows_ = tuple(forest_rows([(c.id, c.page, c.verdict) for c in views]))
+    forest = Plot("forest", "forest", "Every claim's statistic against its bound",
+                  "One row per claim, grouped by verdict: statistic / bound of the printed "
+                  "statement on a log scale, oriented so that right of 1 the printed statement is "
+                  "exceeded (for a lower bound the ratio is bound / statistic), with its interval; "
+                  "a diamond marks the corrected statement where there is one. A row whose bound "
+                  "is 0, negative or a band has no ratio and says so.", forest_svg(rows_))
     selftest = _selftest(store, out)
-    return ReportContext(views, errata, run, _reproducibility(run, views, runs), tightness, selftest,
-                         _summary(views, run, selftest))
+    return ReportContext(views, errata, run, _reproducibility(run, views), rows_, forest, selftest,
+                         _summary(views, run, selftest), _runs_behind(views))

@@ -1,8 +1,9 @@
-r"""``REPORT.md``: the report's content for a code-hosting site.
+r"""``REPORT.md`` and ``claims/<id>.md``: the report's content for a code-hosting site.
 
-The same :class:`~verification.report.context.ReportContext` as the HTML pages, in one file:
-the summary, the tightness chart, the errata ledger, the explorations, the reproducibility
-block, then a section per claim.  Math stays LaTeX (``$...$`` inline, a ``math`` code block for
+The same :class:`~verification.report.context.ReportContext` as the HTML pages: ``REPORT.md``
+holds the forest plot, the table of claims, the errata ledger, the reproducibility block and
+the self-test's summary (kept small enough for a code-hosting site to show at once); each claim
+has a page of its own beside it with its statements, numbers, plots and detail tables.  Math stays LaTeX (``$...$`` inline, a ``math`` code block for
 a display statement), which GitHub renders; plots are the SVG files under ``plots/`` beside it.
 Links to claims use GitHub's heading anchors (:func:`anchor`).
 
@@ -21,12 +22,13 @@ from collections.abc import Sequence
 
 from verification import catalog
 from verification.report.context import NOT_RUN, ClaimView, ReportContext, plot_file
+from verification.report.forest import printed_and_corrected, worst_ratio_text
 from verification.report.plots import Plot
 from verification.report.self_test import SELFTEST_INTRO, selftest_tables
-from verification.report.statements import Segment, segments
+from verification.report.statements import Segment, quoted_segments
 from verification.report.tables import Table, format_value
 
-__all__ = ["anchor", "render_markdown", "selftest_section", "text"]
+__all__ = ["anchor", "claim_page", "render_markdown", "selftest_section", "text"]
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|$#])")
 
@@ -66,31 +68,42 @@ def _table(t: Table) -> list[str]:
     return [*lines, ""]
 
 
-def _plot(owner: str, p: Plot) -> list[str]:
-    lines = [f"![{text(p.title)}]({plot_file(owner, p)})", "", f"*{text(p.title)}.* {text(p.caption)}", ""]
+def _plot(owner: str, p: Plot, up: str = "") -> list[str]:
+    lines = [f"![{text(p.title)}]({up}{plot_file(owner, p)})", "", f"*{text(p.title)}.* {text(p.caption)}", ""]
     if p.paper_showed:
-        lines += [f"What the paper's figure showed: {_statement(segments(p.paper_showed))}", ""]
+        lines += [f"What the paper's figure showed: {_statement(quoted_segments(p.paper_showed))}", ""]
     return lines
 
 
-def _summary(claims: Sequence[ClaimView]) -> list[str]:
-    lines = ["| claim | sources | verdict | expected | statistic vs bound | interval | tightness | time (s) |",
-             "| --- | --- | --- | --- | ---: | ---: | ---: | ---: |"]
-    for c in claims:
-        v = c.verdict
+def _claims_table(ctx: ReportContext) -> list[str]:
+    """The index's compact table: a row per claim in the forest's order, linking its page."""
+    views = {c.id: c for c in ctx.claims}
+    lines = ["| claim | verdict: printed / corrected | expected | worst ratio (printed → corrected) | statistic (and what it must be) | statement |",
+             "| --- | --- | --- | ---: | --- | --- |"]
+    for r in ctx.forest:
+        c = views[r.claim_id]
+        printed, corrected = printed_and_corrected(r)
+        verdicts = (f"**{text(printed)}** / {text(corrected if corrected != 'none' else 'no correction')}"
+                    if c.verdict else f"**{NOT_RUN}**")
+        ratio = worst_ratio_text(r)
         expected = text(c.claim.expected) + (" **(differs)**" if c.matches is False else "")
-        numbers = ([format_value(list(v.interval)), format_value(v.tightness), f"{v.elapsed_s:.1f}"]
-                   if v else [" ", " ", " "])
-        lines.append(f"| [`{c.id}`](#{anchor(c.id)}) {text(c.claim.title)} | {text(c.where)} | "
-                     f"**{text(c.status)}** | {expected} | {text(c.key_number)} | "
-                     + " | ".join(text(n) for n in numbers) + " |")
+        lines.append(f"| [`{c.id}`](claims/{c.id}.md) | {verdicts} | {expected} | {text(ratio)} | "
+                     f"{text(c.key_number)} | {text(c.claim.title)} |")
     return [*lines, ""]
 
 
-def _claim(c: ClaimView) -> list[str]:
-    lines = [f"### {c.id}", "", f"**{text(c.claim.title)}.** Verdict: **{text(c.status)}**; expected: "
+def claim_page(c: ClaimView) -> str:
+    """A claim's Markdown page (``claims/<id>.md``), its plots linked from ``../plots/``."""
+    lines = [f"# {c.id}", "", "[Report](../REPORT.md)", "",
+             f"**{text(c.claim.title)}.** Verdict: **{text(c.status)}**; expected: "
              f"{text(c.claim.expected)}" + (" (differs from the expected verdict)." if c.matches is False
                                             else "."), ""]
+    if c.verdict is not None:
+        run = (f"run {c.run.run_id} (started {c.run.started})" if c.run is not None
+               else "a run the store does not record")
+        lines += [f"> {text(c.row.finding)}", "",
+                  f"From {text(run)}: revision {text(c.revision or 'not recorded')}, {text(c.profile)} "
+                  f"profile, seed {c.seed}, saved {text(c.saved_at)}.", ""]
     for s in c.sources:
         lines += [f"**{s.source.paper}** ({text(s.paper_title)}), {text(s.source.location)}:", "",
                   _statement(s.statement), ""]
@@ -99,30 +112,29 @@ def _claim(c: ClaimView) -> list[str]:
         rule += f" (as applied: {text(c.verdict.rule)})"
     lines += [f"*Decision rule:* {rule}." + (
         f" Level {text(c.level)}, false-alarm share {format_value(c.verdict.alpha)} of the run's "
-        f"budget (Holm), power {format_value(c.verdict.power)} (the smallest violation this check "
-        f"detects with probability 0.9, in the statistic's units)." if c.verdict else ""), "",
+        "budget (Holm)." if c.verdict else ""), "",
         f"*Instances tried:* {text(c.claim.instances or 'not described')}", ""]
     for e in c.errata:
         lines += [f"*Erratum {e.number}* ({text(e.kind)}): {text(e.erratum.counterexample)}", "",
                   "Corrected statement:", "", _statement(e.corrected), "",
                   f"Check of the correction: {text(e.erratum.check)}", ""]
     if c.verdict is None:
-        return [*lines, f"**{NOT_RUN}**: the store holds no verdict. Run it with "
-                        f"`iln-verify run {c.id}`.", ""]
-    lines += ["#### Numbers", "", *_table(c.numbers)]
+        lines += [f"**{NOT_RUN}**: the store holds no verdict. Run it with `iln-verify run {c.id}`."]
+        return "\n".join(lines).rstrip("\n") + "\n"
+    lines += ["## Numbers", "", *_table(c.numbers)]
     if c.counterexample:
-        lines += ["#### Counterexample", "", *_table(c.counterexample)]
+        lines += ["## Counterexample", "", *_table(c.counterexample)]
     lines += ["Reproduce:", "", "```", c.reproduce, "```", ""]
     for p in c.plots:
-        lines += _plot(c.id, p)
+        lines += _plot(c.id, p, "../")
     for t in c.tables:
-        lines += [f"#### {text(t.title)}", "", *_table(t)]
-    return lines
+        lines += [f"### {text(t.title)}", "", *_table(t)]
+    return "\n".join(lines).rstrip("\n") + "\n"
 
 
-
-def render_markdown(ctx: ReportContext) -> str:
-    """The text of ``REPORT.md``.
+def render_markdown(ctx: ReportContext) -> dict[str, str]:
+    """``REPORT.md`` and a page per claim: a summary a code-hosting site shows at once, the
+    detail (tables of every instance) a link away.
 
     Parameters
     ----------
@@ -130,7 +142,9 @@ def render_markdown(ctx: ReportContext) -> str:
 
     Returns
     -------
-    str
+    dict of str to str
+        Text by path relative to the report's directory: ``REPORT.md`` and
+        ``claims/<claim id>.md``.
     """
     papers = "; ".join(f"*{text(title)}* ({key})" for key, title in catalog.PAPERS.items())
     counts = ", ".join(f"{text(status)} {n}" for status, n in ctx.counts.items())
@@ -139,29 +153,33 @@ def render_markdown(ctx: ReportContext) -> str:
              "same content with the math rendered as MathML.", "", f"Verdicts: {counts}.", ""]
     if ctx.mismatches:
         lines += ["Verdicts that differ from the expected ones: "
-                  + ", ".join(f"[`{c.id}`](#{anchor(c.id)})" for c in ctx.mismatches) + ".", ""]
-    lines += ["## Claims of the papers", "", *_summary(ctx.statements), "## Tightness", ""]
-    lines += _plot("index", ctx.tightness) if ctx.tightness else ["No claim has a finite tightness yet.", ""]
+                  + ", ".join(f"[`{c.id}`](claims/{c.id}.md)" for c in ctx.mismatches) + ".", ""]
+    if ctx.runs_behind:
+        lines += [f"Assembled from several runs: {text(ctx.runs_behind)}.", ""]
+    lines += _plot("index", ctx.forest_plot)
+    lines += ["## Claims", "", *_claims_table(ctx),
+              "Worst ratio: statistic / bound of the printed statement, oriented so that above 1 "
+              "it is exceeded, then the corrected statement's at its worst point; n/a where the "
+              "bound is 0, negative or a band.", ""]
     lines += ["## Errata ledger", "", "Printed statements that fail, with the counterexample, the "
               "corrected statement, and the check that the corrected statement holds.", ""]
     for e in ctx.errata:
-        lines += [f"### Erratum of [`{e.erratum.claim_id}`](#{anchor(e.erratum.claim_id)})", ""]
+        lines += [f"### Erratum of [`{e.erratum.claim_id}`](claims/{e.erratum.claim_id}.md)", ""]
         for paper, segs in e.printed:
             lines += [f"Printed ({paper}):", "", _statement(segs), ""]
         lines += [f"{text(e.kind.capitalize())}: {text(e.erratum.counterexample)}", "",
                   "Corrected statement:", "",
                   _statement(e.corrected), "", f"Check: {text(e.erratum.check)}", ""]
-    lines += ["## Explorations", "", "Findings beyond the papers' numbered statements, checked with "
-              "the same statistics. No erratum comes from them; a violation is a finding.", ""]
-    lines += _summary(ctx.explorations) if ctx.explorations else ["No exploration in the catalog yet.", ""]
     lines += ["## Reproducibility", ""]
     lines += _table(ctx.reproducibility) if ctx.reproducibility else ["The store records no run.", ""]
     if ctx.selftest is not None:
-        lines += ["## Self-test", "", SELFTEST_INTRO, "", *selftest_section(ctx.selftest)]
-    lines += ["## Claims, one by one", ""]
+        lines += ["## Self-test", "", SELFTEST_INTRO, "", *_table(selftest_tables(ctx.selftest)[0]),
+                  "Every table of the self-test: `selftest.md` beside `selftest.json` "
+                  "(python -m verification.selftest writes it) and the HTML report's selftest.html.", ""]
+    files = {"REPORT.md": "\n".join(lines).rstrip("\n") + "\n"}
     for c in ctx.claims:
-        lines += _claim(c)
-    return "\n".join(lines).rstrip("\n") + "\n"
+        files[f"claims/{c.id}.md"] = claim_page(c)
+    return files
 
 
 def selftest_section(doc: dict) -> list[str]:

@@ -16,14 +16,15 @@ from markupsafe import Markup
 
 from verification import catalog
 from verification.report.context import ReportContext, is_exploration
+from verification.report.forest import printed_and_corrected, worst_ratio_text
 from verification.report.mathml import to_mathml
 from verification.report.self_test import SELFTEST_INTRO, selftest_tables
-from verification.report.statements import Segment, segments
+from verification.report.statements import Segment, quoted_segments, segments
 from verification.report.tables import format_value
 
 __all__ = ["render_pages", "slug"]
 
-_NUMBER = re.compile(r"^-?[\d.]+(e[+-]?\d+)?$|^n/a$|^NaN$|^-?inf$")
+_NUMBER = re.compile(r"^-?[\d.]+(e[+-]?\d+)?$|^n/a$|^-?inf$|^< 1e-300$")
 
 
 def slug(text: str) -> str:
@@ -44,8 +45,9 @@ def _environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.PackageLoader("verification.report", "templates"),
                              autoescape=True, undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
-    env.filters.update(mathml=_mathml, segments=segments, fmt=format_value, slug=slug,
-                       is_number=lambda cell: bool(_NUMBER.match(cell)))
+    env.filters.update(mathml=_mathml, segments=segments, quoted=quoted_segments, fmt=format_value, slug=slug,
+                       is_number=lambda cell: bool(_NUMBER.match(cell)), worst_ratio=worst_ratio_text,
+                       verdicts=printed_and_corrected)
     return env
 
 
@@ -59,15 +61,18 @@ def render_pages(ctx: ReportContext) -> dict[str, str]:
     Returns
     -------
     dict of str to str
-        Page text by path relative to the report's directory: ``index.html`` and
+        Page text by path relative to the report's directory: ``index.html``,
+        ``errata.html``, ``selftest.html`` (when the self-test's figures were found) and
         ``claims/<claim id>.html``.
     """
     env = _environment()
-    selftest = selftest_tables(ctx.selftest) if ctx.selftest is not None else []
-    pages = {"index.html": env.get_template("index.html").render(
-        ctx=ctx, papers=catalog.PAPERS, selftest_tables=selftest,
-        selftest_intro=SELFTEST_INTRO)}
+    pages = {"index.html": env.get_template("index.html").render(ctx=ctx, papers=catalog.PAPERS),
+             "errata.html": env.get_template("errata.html").render(ctx=ctx)}
+    if ctx.selftest is not None:
+        # A page of its own: its tables (a row per test and per seed) would bury the index.
+        pages["selftest.html"] = env.get_template("selftest.html").render(
+            ctx=ctx, selftest_tables=selftest_tables(ctx.selftest), selftest_intro=SELFTEST_INTRO)
     template = env.get_template("claim.html")
     for c in ctx.claims:
-        pages[c.page] = template.render(c=c, explore=is_exploration(c.id))
+        pages[c.page] = template.render(c=c, row=c.row, explore=is_exploration(c.id))
     return pages

@@ -27,6 +27,10 @@ method + "_interval": [[low, high], ...]}``) and ``labels`` (``method -> name``)
 ``loss``, ``interval`` and ``paper_showed`` (what the paper's figure showed): a regenerated
 figure of a paper, loss against D per method, one panel per budget.
 
+*Curves* -- a mapping ``method -> {size: {"error": e, "seconds": s}}`` with at least two sizes
+per method (``rks.fig1.vs_adaboost``'s ``details["curves"]``): error against time, one line
+per method, the time on a log axis, as the papers' speed figures draw it.
+
 Each plot is SVG text made deterministic: ``svg.hashsalt`` is fixed, the date is left out and
 text stays text (``svg.fonttype = "none"``), so the same data give byte-identical files.  The
 element ids of each SVG are prefixed with the plot's name, so that many SVGs can be inlined in
@@ -51,19 +55,24 @@ from dataclasses import dataclass
 
 import matplotlib
 from matplotlib.figure import Figure
-from matplotlib.patches import Patch
 from matplotlib.ticker import NullFormatter
 
-__all__ = ["Plot", "claim_plots", "tightness_plot"]
+__all__ = ["Plot", "claim_plots"]
 
 #: fixed salt of the SVG element ids (matplotlib otherwise draws it at random).
 SVG_HASHSALT = "iln-verify"
 #: how deep in the details the shapes are looked for.
 MAX_DEPTH = 3
+#: matplotlib's SVG sizes are points, drawn at 4/3 px each: 9 pt is 12 px, 8 pt (the smallest
+#: used) is 10.7 px, at or above the 10 px a plot's text needs to be read in a page.
+SMALL_PT = 8
 _RC = {"svg.hashsalt": SVG_HASHSALT, "svg.fonttype": "none", "font.size": 9,
-       "axes.titlesize": 9, "figure.dpi": 72}
-_VERDICT_COLOURS = {"holds": "#2e7d32", "holds_after_correction": "#ef6c00",
-                    "violated": "#c62828", "inconclusive": "#757575"}
+       "axes.titlesize": 9, "legend.fontsize": SMALL_PT, "xtick.labelsize": SMALL_PT,
+       "ytick.labelsize": SMALL_PT, "figure.dpi": 72}
+#: the widest figure (inches) that the page shows at full size (72rem of text column).
+MAX_WIDTH_IN = 11.5
+#: values spanning more than this ratio are drawn on a log axis (two decades, issue #21).
+LOG_SPAN = 100.0
 
 
 @dataclass(frozen=True)
@@ -129,6 +138,14 @@ def _is_figure(node) -> bool:
     return all(isinstance(p.get("D"), list) for p in node["per_budget"].values())
 
 
+def _is_curves(node) -> bool:
+    return _rows(node) and all(
+        _rows(curve) and len(curve) >= 2
+        and all(_number(p.get("error")) and _number(p.get("seconds")) and p["seconds"] > 0
+                for p in curve.values())
+        for curve in node.values())
+
+
 def _walk(node: Mapping, path: str = "", depth: int = 0) -> Iterator[tuple[str, Mapping]]:
     """Every mapping of the details with its path, parents first, in key order."""
     yield path, node
@@ -157,8 +174,32 @@ def _svg(figure: Figure, prefix: str) -> str:
 
 
 def _figure(width: float, height: float) -> Figure:
+    # Never wider than the page's column: a wider SVG is scaled down, and its text with it.
     with matplotlib.rc_context(_RC):
-        return Figure(figsize=(width, height), layout="constrained")
+        return Figure(figsize=(min(width, MAX_WIDTH_IN), height), layout="constrained")
+
+
+def _legend(axes, **kwargs) -> None:
+    """The legend beside the axes, never over the data."""
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, **kwargs)
+
+
+def _legend_below(axes) -> None:
+    """The legend under the axes (panels side by side leave no room beside them)."""
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), borderaxespad=0.0)
+
+
+def _value_scale(axes, values) -> str:
+    """A log axis when the values span more than two decades (symmetric-log when they change
+    sign or include 0), else linear; returns the scale's name for the caption."""
+    nonzero = [abs(v) for v in values if _number(v) and v != 0]
+    if not nonzero or max(nonzero) / min(nonzero) <= LOG_SPAN:
+        return "linear"
+    if all(_number(v) and v > 0 for v in values):
+        axes.set_yscale("log")
+        return "log"
+    axes.set_yscale("symlog", linthresh=min(nonzero))
+    return "symlog"
 
 
 def _slug(text: str) -> str:
@@ -171,7 +212,7 @@ def _positions(labels: Sequence[str]):
 
 def _label_axis(axes, labels: Sequence[str]) -> None:
     axes.set_xticks(_positions(labels))
-    axes.set_xticklabels(labels, rotation=60, ha="right", fontsize=7)
+    axes.set_xticklabels(labels, rotation=60, ha="right")
     axes.set_xlim(-0.6, len(labels) - 0.4)
 
 
@@ -186,7 +227,7 @@ def _tail_plot(prefix: str, path: str, rows: Mapping) -> Plot:
     floor = min(positive) / 10 if positive else 1e-3
     top = max(positive) * 2 if positive else 1.0
     with matplotlib.rc_context(_RC):
-        figure = _figure(max(5.5, 0.32 * len(keys) + 2.5), 3.6)
+        figure = _figure(max(8.0, 0.45 * len(keys) + 4.5), 4.8)
         axes = figure.add_subplot()
         x = _positions(keys)
         freq = [max(f, floor) for f, *_ in values]
@@ -210,7 +251,7 @@ def _tail_plot(prefix: str, path: str, rows: Mapping) -> Plot:
         axes.set_ylim(floor / 2, top)
         axes.set_ylabel("tail probability")
         _label_axis(axes, keys)
-        axes.legend(fontsize=7, loc="best")
+        _legend(axes)
         axes.set_title(f"{path}: tail frequency against its bound")
     name = f"tail-{_slug(path)}"
     return Plot(name, "tail", f"Tail probability against its bound ({path})",
@@ -229,29 +270,23 @@ def _mean_plot(prefix: str, path: str, rows: Mapping) -> Plot:
     finite = [v for v in (*mean, *reference, *(e for i in intervals for e in i)) if math.isfinite(v)]
     low_end = [lo if math.isfinite(lo) else m for (lo, _), m in zip(intervals, mean, strict=True)]
     high_end = [hi if math.isfinite(hi) else m for (_, hi), m in zip(intervals, mean, strict=True)]
-    nonzero = [abs(v) for v in finite if v != 0]
-    spread = max(nonzero) / min(nonzero) if nonzero else 1.0
     with matplotlib.rc_context(_RC):
-        figure = _figure(max(5.5, 0.32 * len(keys) + 2.5), 3.6)
+        figure = _figure(max(8.0, 0.45 * len(keys) + 4.5), 4.8)
         axes = figure.add_subplot()
         x = _positions(keys)
         axes.vlines(x, low_end, high_end, color="#1565c0", linewidth=2, label="interval of the mean")
         axes.plot(x, mean, "o", color="#1565c0", label="mean")
         axes.plot(x, reference, "_", color="#c62828", markersize=18, markeredgewidth=2,
                   label=reference_name)
-        scale = "linear"
-        if spread > 1e3:
-            # Values over many decades (of either sign): linear near zero, logarithmic beyond.
-            scale = "symlog"
-            axes.set_yscale("symlog", linthresh=min(nonzero))
+        scale = _value_scale(axes, finite)
         axes.set_ylabel("mean")
         _label_axis(axes, keys)
-        axes.legend(fontsize=7, loc="best")
+        _legend(axes)
         axes.set_title(f"{path}: mean against its {reference_name}")
     name = f"mean-{_slug(path)}"
     return Plot(name, "mean", f"Mean against its {reference_name} ({path})",
                 f"Each point: the mean over the trials with its interval at the claim's level; "
-                f"red: the {reference_name}." + (" Symmetric-log scale." if scale == "symlog" else ""),
+                f"red: the {reference_name}." + {"symlog": " Symmetric-log scale.", "log": " Log scale."}.get(scale, ""),
                 _svg(figure, f"{prefix}-{name}"))
 
 
@@ -303,10 +338,10 @@ def _fit_plots(prefix: str, fits: list[tuple[str, Mapping]], details: Mapping) -
                           label=None if name in seen_labels else name)
                 seen_labels.add(name)
         axes.set_yticks(range(len(fits)))
-        axes.set_yticklabels([p for p, _ in reversed(fits)], fontsize=8)
+        axes.set_yticklabels([p for p, _ in reversed(fits)])
         axes.set_ylim(-0.6, len(fits) - 0.4)
         axes.set_xlabel("exponent (slope of log quantity on log size)")
-        axes.legend(fontsize=7, loc="best")
+        _legend(axes)
         axes.set_title("fitted exponents against the stated ones")
     plots.append(Plot("exponents", "exponents", "Fitted exponents with their intervals",
                       "Each row: a log-log fit's slope with its intervals; red: the exponent the "
@@ -346,8 +381,9 @@ def _fit_plots(prefix: str, fits: list[tuple[str, Mapping]], details: Mapping) -
             axes.set_xticks(sizes, [f"{s:g}" for s in sizes])
             axes.xaxis.set_minor_formatter(NullFormatter())
             axes.set_xlabel(path.split("/")[0].rsplit(".", 1)[-1] if "/" in path else "size")
+            axes.set_ylabel(key.replace("_", " "))
             axes.set_title(path)
-            axes.legend(fontsize=7, loc="best")
+            _legend_below(axes)
     plots.append(Plot("loglog", "loglog", "Log-log fits with their intervals",
                       "The measured points on log-log axes, the fitted line (its slope is the "
                       "exponent), the band of lines whose slopes lie in its interval, and the "
@@ -377,13 +413,51 @@ def _figure_plot(prefix: str, path: str, node: Mapping) -> Plot:
             axes.set_xlabel("D (input dimension)")
             axes.set_ylabel("loss")
             axes.set_title(f"feature budget {budget}")
-            axes.legend(fontsize=7, loc="best")
+            _value_scale(axes, [v for m in labels for v in (panel.get(m) or []) if _number(v)])
+        # One legend for all panels (their methods are the same), under them.
+        handles, names = axes.get_legend_handles_labels()
+        figure.legend(handles, names, loc="outside lower center", ncols=max(1, len(names)))
     name = f"figure-{_slug(path)}"
     loss = node.get("loss", "loss")
     return Plot(name, "figure", f"Regenerated figure ({path})",
                 f"{loss}; error bars: {node.get('interval', 'intervals as stored')}.",
                 _svg(figure, f"{prefix}-{name}"),
                 paper_showed=node.get("paper_showed") if isinstance(node.get("paper_showed"), str) else None)
+
+
+def _size(key) -> float:
+    try:
+        return float(key)
+    except (TypeError, ValueError):
+        return math.inf
+
+
+def _curves_plot(prefix: str, path: str, node: Mapping) -> Plot:
+    with matplotlib.rc_context(_RC):
+        figure = _figure(6.5, 3.6)
+        axes = figure.add_subplot()
+        errors = []
+        for method, curve in node.items():
+            # In order of size (features, rounds): a curve's times can tie at the small sizes.
+            points = sorted(curve.items(), key=lambda item: (_size(item[0]), item[1]["seconds"]))
+            seconds = [p["seconds"] for _, p in points]
+            error = [p["error"] for _, p in points]
+            errors += error
+            axes.plot(seconds, error, "o-", label=str(method))
+            for (size, _), x, y in zip(points, seconds, error, strict=True):
+                axes.annotate(str(size), (x, y), textcoords="offset points", xytext=(3, 4),
+                              fontsize=SMALL_PT, color="#555555")
+        axes.set_xscale("log")
+        _value_scale(axes, errors)
+        axes.set_xlabel("train + test time (s, log scale)")
+        axes.set_ylabel("test error")
+        axes.set_title(f"{path}: error against time")
+        _legend(axes)
+    name = f"curves-{_slug(path)}"
+    return Plot(name, "curves", f"Error against time ({path})",
+                "Each line: a method's test error against its training plus test time, one point "
+                "per size (the number beside it: features or rounds); time on a log scale.",
+                _svg(figure, f"{prefix}-{name}"))
 
 
 def claim_plots(claim_id: str, details: Mapping) -> list[Plot]:
@@ -418,41 +492,10 @@ def claim_plots(claim_id: str, details: Mapping) -> list[Plot]:
             plots.append(_mean_plot(prefix, label, node))
         elif _is_figure(node):
             plots.append(_figure_plot(prefix, label, node))
+        elif _is_curves(node):
+            plots.append(_curves_plot(prefix, label, node))
         elif _is_fit(node):
             fits.append((label, node))
     if fits:
         plots.extend(_fit_plots(prefix, fits, details))
     return plots
-
-
-def tightness_plot(rows: Sequence[tuple[str, float, str]]) -> Plot | None:
-    """One bar per claim: measured / bound, coloured by verdict.
-
-    Parameters
-    ----------
-    rows : sequence of (claim id, tightness, verdict)
-        Claims whose tightness is not a finite number are left out.
-
-    Returns
-    -------
-    Plot or None
-        None when no claim has a finite tightness.
-    """
-    rows = [(c, float(t), v) for c, t, v in rows if _number(t)]
-    if not rows:
-        return None
-    with matplotlib.rc_context(_RC):
-        figure = _figure(6.5, 0.26 * len(rows) + 1.4)
-        axes = figure.add_subplot()
-        y = list(range(len(rows) - 1, -1, -1))
-        axes.barh(y, [t for _, t, _ in rows], color=[_VERDICT_COLOURS.get(v, "#757575") for *_, v in rows])
-        axes.axvline(1.0, color="black", linestyle="--", linewidth=1)
-        axes.set_yticks(y)
-        axes.set_yticklabels([c for c, _, _ in rows], fontsize=7)
-        axes.set_xlabel("tightness = measured / bound (1: the bound is attained)")
-        axes.legend(handles=[Patch(color=colour, label=verdict)
-                             for verdict, colour in _VERDICT_COLOURS.items()
-                             if any(v == verdict for *_, v in rows)], fontsize=7, loc="lower right")
-    return Plot("tightness", "tightness", "Tightness per claim",
-                "How close each check came to its bound: measured / bound, coloured by verdict. "
-                "Above 1, the printed bound is exceeded.", _svg(figure, "index-tightness"))

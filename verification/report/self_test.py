@@ -16,9 +16,11 @@ Examples
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from verification.report.tables import Table, format_value, key_value_table
+from verification.selftest.false_alarms import FalseAlarms
 
 __all__ = ["SELFTEST_INTRO", "check_document", "selftest_tables"]
 
@@ -123,6 +125,12 @@ def _defects(doc: Mapping) -> list[Table]:
     return [listing, matrix]
 
 
+def _why(text: str) -> str:
+    """A stored explanation as today's :func:`format_value` would write it: documents written
+    before it said "n/a" for a missing number carry "NaN" (an interval's open end)."""
+    return re.sub(r"\bNaN\b", "n/a", text)
+
+
 def _false_alarms(doc: Mapping) -> list[Table]:
     fa = doc["false_alarms"]
     per_seed = fa.get("per_seed", {})
@@ -153,10 +161,36 @@ def _false_alarms(doc: Mapping) -> list[Table]:
             "why each false alarm differs (the claim's decision in that run)",
             ("master seed", "claim", "verdict", "expected", "why"),
             tuple((str(d["seed"]), d["claim"], d["verdict"], d["expected"],
-                   per_seed.get(str(d["seed"]), {}).get("why", {}).get(
-                       d["claim"], "not recorded (the run's store was gone when it was written)"))
+                   _why(per_seed.get(str(d["seed"]), {}).get("why", {}).get(
+                       d["claim"], "not recorded (the run's store was gone when it was written)")))
                   for d in fa["differing"])))
     return tables
+
+
+def error_rates(doc: Mapping) -> dict:
+    """The campaign's type I and type II figures (:class:`FalseAlarms`), as the document has
+    them or, for a document written before they existed, computed from its seeds' verdicts
+    with the expected verdicts it recorded."""
+    fa = doc["false_alarms"]
+    if "type_one" in fa and "type_two" in fa:
+        return {"type_one": fa["type_one"], "type_two": fa["type_two"], "stable": fa.get("stable")}
+    alarms = FalseAlarms(list(fa["seeds"]), list(fa["claims"]), list(fa["differing"]), fa["profile"],
+                         fa.get("elapsed_s", 0.0), expected=doc.get("meta", {}).get("expected"))
+    return {"type_one": alarms.type_one(), "type_two": alarms.type_two(), "stable": alarms.stable()}
+
+
+def _error_kinds(doc: Mapping) -> list[Table]:
+    if not doc["false_alarms"].get("seeds"):
+        return []
+    rates = error_rates(doc)
+    one = rates["type_one"]
+    rows = [("type I: a claim expected to hold found violated", ", ".join(one["claims"]) or "none",
+             f"{one['rejections']} of {one['seeds']} runs", format_value(one["interval"]))]
+    for claim, entry in rates["type_two"].items():
+        rows.append((f"type II: {claim} (expected {entry['expected']})", claim,
+                     f"found on {entry['found']} of {entry['seeds']} seeds", format_value(entry["interval"])))
+    return [Table("the two kinds of error, apart (each seed one run at the run's family-wise alpha; "
+                  "95% Clopper-Pearson intervals)", ("error", "claims", "count", "interval"), tuple(rows))]
 
 
 def _suite(doc: Mapping, part: str, title: str) -> list[Table]:
@@ -203,6 +237,6 @@ def selftest_tables(doc: Mapping) -> list[Table]:
         ``doc`` lacks an entry of the schema.
     """
     check_document(doc)
-    return [_summary(doc), *_defects(doc), *_false_alarms(doc),
+    return [_summary(doc), *_defects(doc), *_error_kinds(doc), *_false_alarms(doc),
             *_suite(doc, "faults", "faults (part 3)"),
             *_suite(doc, "bad_input", "bad input (part 4)")]

@@ -13,6 +13,8 @@ Examples
 --------
 >>> format_value(0.000123456), format_value(None), format_value([1, 2.5]), format_value(True)
 ('0.0001235', 'n/a', '[1, 2.5]', 'yes')
+>>> pvalue_text(0.0), pvalue_text(2.3e-5), format_value(float("nan"))
+('< 1e-300', '2.3e-05', 'n/a')
 >>> [t.title for t in detail_tables({"note": "x", "points": {"a": {"k": 1}}, "s": {"t": 2}})]
 ['details', 'points', 's']
 """
@@ -23,7 +25,8 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-__all__ = ["LIST_ITEMS_SHOWN", "Table", "detail_tables", "format_value", "key_value_table"]
+__all__ = ["LIST_ITEMS_SHOWN", "Table", "detail_tables", "format_interval", "format_value",
+           "key_value_table", "pvalue_text"]
 
 #: items of a list shown in a cell; the full list is in summary.json.
 LIST_ITEMS_SHOWN = 12
@@ -39,7 +42,8 @@ class Table:
 
 
 def format_value(value) -> str:
-    """How a JSON value is shown in a cell: floats to 4 significant digits, lists abridged."""
+    """How a JSON value is shown in a cell: floats to 4 significant digits, lists abridged;
+    a missing or undefined number (None, NaN) is "n/a", never "NaN"."""
     if value is None:
         return "n/a"
     if isinstance(value, bool):
@@ -48,7 +52,7 @@ def format_value(value) -> str:
         return str(value)
     if isinstance(value, float):
         if math.isnan(value):
-            return "NaN"
+            return "n/a"
         if math.isinf(value):
             return "inf" if value > 0 else "-inf"
         return format(value, ".4g")
@@ -59,6 +63,26 @@ def format_value(value) -> str:
     if isinstance(value, Mapping):
         return "{" + ", ".join(f"{k}: {format_value(v)}" for k, v in value.items()) + "}"
     return str(value)
+
+
+def format_interval(low, high) -> str:
+    """An interval with a missing end (None or NaN: one-sided) written as unbounded.
+
+    >>> format_interval(0.0014817, None)
+    '[0.001482, unbounded]'
+    """
+    def end(value) -> str:
+        missing = value is None or (isinstance(value, float) and math.isnan(value))
+        return "unbounded" if missing else format_value(value)
+
+    return f"[{end(low)}, {end(high)}]"
+
+
+def pvalue_text(value) -> str:
+    """A p-value: one that underflowed to 0 is below the smallest double's reach, not zero."""
+    if isinstance(value, int | float) and not isinstance(value, bool) and value == 0:
+        return "< 1e-300"
+    return format_value(value)
 
 
 def key_value_table(title: str, mapping: Mapping) -> Table:

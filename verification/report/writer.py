@@ -1,5 +1,5 @@
-"""Write the report's files: ``index.html``, ``claims/*.html``, ``REPORT.md``, ``plots/*.svg``
-and ``summary.json``.
+"""Write the report's files: ``index.html``, ``errata.html``, ``selftest.html``, ``claims/*.html``,
+``REPORT.md``, ``claims/*.md``, ``plots/*.svg`` and ``summary.json``.
 
 The files are pure functions of the store and the catalog (no time stamp of the writing), so
 writing the report twice from the same store gives byte-identical files.  Stale pages and plots
@@ -19,18 +19,17 @@ from verification.report.pages import render_pages
 __all__ = ["OWNED_PATTERNS", "write_report"]
 
 #: files of the output directory that belong to the report (and may be replaced or deleted).
-OWNED_PATTERNS = ("claims/*.html", "plots/*.svg")
+OWNED_PATTERNS = ("claims/*.html", "claims/*.md", "plots/*.svg", "errata.html", "selftest.html")
 
 
 def report_files(store: str | Path, out: str | Path) -> dict[str, str]:
     """The report's files as text, by path relative to ``out`` (see :func:`write_report`)."""
     ctx = gather(store, out)
     files = render_pages(ctx)
-    files["REPORT.md"] = render_markdown(ctx)
+    files.update(render_markdown(ctx))
     # allow_nan=False: the summary is strict JSON (gather turned NaN and infinities into null).
     files["summary.json"] = json.dumps(ctx.summary, indent=2, allow_nan=False) + "\n"
-    if ctx.tightness is not None:
-        files[plot_file("index", ctx.tightness)] = ctx.tightness.svg
+    files[plot_file("index", ctx.forest_plot)] = ctx.forest_plot.svg
     for c in ctx.claims:
         for p in c.plots:
             files[plot_file(c.id, p)] = p.svg

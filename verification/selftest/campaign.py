@@ -147,14 +147,15 @@ def _document(plan: Plan, state: _State, fingerprint: dict, pending: list[str], 
     known = catalog.load()
     done = [d for d in plan.defects if d.name in state.defects]
     control = state.seeds.get(plan.mutation_seed)
-    campaign = MutationCampaign(done, [state.defects[d.name] for d in done],
-                                DefectOutcome("control", control["verdicts"] if control else {}),
-                                plan.claims, plan.profile, plan.mutation_seed, 0.0)
     planned = plan.seeds if "false_alarms" in plan.parts else []
     finished = [s for s in planned if s in state.seeds]
     per_seed = {s: state.seeds[s]["verdicts"] for s in finished}
     alarms = FalseAlarms(finished, plan.claims, differing_verdicts(per_seed), plan.profile,
                          sum(state.seeds[s]["elapsed_s"] for s in finished))
+    campaign = MutationCampaign(done, [state.defects[d.name] for d in done],
+                                DefectOutcome("control", control["verdicts"] if control else {}),
+                                plan.claims, plan.profile, plan.mutation_seed, 0.0,
+                                stable=frozenset(alarms.stable()) if finished else None)
     doc = {
         "complete": not pending,
         "pending": pending,
@@ -174,7 +175,9 @@ def _document(plan: Plan, state: _State, fingerprint: dict, pending: list[str], 
                              "differing": campaign.control.differing() if control else None},
                  "expected": {c: known[c].expected for c in plan.claims},
                  "flag_rule": "a claim flags a defect when its verdict differs from its expected "
-                              "verdict (a claim whose trials raise counts as 'error')",
+                              "verdict (a claim whose trials raise counts as 'error') and its clean "
+                              "verdict is stable: the expected one on at least 19 of 20 false-alarm "
+                              "seeds (all claims count while no seed has run)",
                  "reuse_rule": "a unit stored by an earlier invocation is reused when the "
                                "fingerprint of the code behind its verdicts, the profile, the "
                                "claims and the seed are the same; a seed's unit computed again "

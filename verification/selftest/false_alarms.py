@@ -16,13 +16,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from verification import catalog, statistics
+from verification import catalog, runner, statistics
 from verification.selftest.mutation import run_defect
 
-__all__ = ["FalseAlarms", "differing_verdicts", "false_alarm_campaign"]
+__all__ = ["STABLE_SHARE", "FalseAlarms", "differing_verdicts", "false_alarm_campaign"]
 
 #: coverage of the reported intervals.
 LEVEL = 0.95
+#: a claim is *stable* when its clean verdict is the expected one on at least this share of the
+#: master seeds (19 of 20): only a stable claim's changed verdict under a defect says something.
+STABLE_SHARE = 19 / 20
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,8 @@ class FalseAlarms:
         ``{"seed", "claim", "verdict", "expected"}`` for every differing verdict.
     profile : str
     elapsed_s : float
+    expected : mapping of str to str, optional
+        Each claim's expected verdict when the seeds ran; default the catalog's today.
     """
 
     seeds: list[int]
@@ -44,6 +49,8 @@ class FalseAlarms:
     differing: list[dict]
     profile: str
     elapsed_s: float
+    #: each claim's expected verdict when the seeds ran (default: the catalog's today).
+    expected: Mapping[str, str] | None = None
 
     @property
     def n_verdicts(self) -> int:
@@ -62,7 +69,8 @@ class FalseAlarms:
         run_ci = statistics.clopper_pearson(runs, len(self.seeds), LEVEL)
         return {**out, "rate": k / self.n_verdicts, "interval": [ci.low, ci.high],
                 "runs_with_a_difference": runs, "run_rate": runs / len(self.seeds),
-                "run_interval": [run_ci.low, run_ci.high], "by_claim": self.by_claim()}
+                "run_interval": [run_ci.low, run_ci.high], "by_claim": self.by_claim(),
+                "type_one": self.type_one(), "type_two": self.type_two(), "stable": self.stable()}
 
     def by_claim(self) -> dict:
         """Per claim with a differing verdict: the seeds, the verdicts found, and the rate.
@@ -88,6 +96,57 @@ class FalseAlarms:
             ci = statistics.clopper_pearson(len(entry["seeds"]), len(self.seeds), LEVEL)
             entry.update(rate=len(entry["seeds"]) / len(self.seeds), interval=[ci.low, ci.high])
         return out
+
+
+    def _expected(self) -> dict[str, str]:
+        if self.expected is not None:
+            return {c: self.expected[c] for c in self.claims if c in self.expected}
+        known = catalog.load()
+        return {c: known[c].expected for c in self.claims if c in known}
+
+    def type_one(self) -> dict:
+        """Rejections of true statements: runs in which a claim expected to hold was found
+        violated (as printed or after correction).
+
+        The family-wise false-alarm budget of a run bounds the share of such runs; with the
+        seeds as independent runs it gets a Clopper-Pearson interval over ``n = seeds``.
+        Zero rejections in ``n`` runs bound the rate only below about ``3.7 / n`` (95%), so
+        a budget of 1e-3 cannot be confirmed from 20 seeds: the interval says how far it is.
+        """
+        holding = [c for c, e in self._expected().items() if e == "holds"]
+        rejected = {"violated", "holds_after_correction"}
+        runs = sorted({d["seed"] for d in self.differing if d["claim"] in holding and d["verdict"] in rejected})
+        n = len(self.seeds)
+        ci = statistics.clopper_pearson(len(runs), n, LEVEL) if n else None
+        return {"claims": holding, "seeds": n, "alpha": runner.DEFAULT_ALPHA, "rejections": len(runs),
+                "seeds_with_a_rejection": runs,
+                "rate": len(runs) / n if n else None, "interval": [ci.low, ci.high] if ci else [None, None],
+                "level": LEVEL}
+
+    def type_two(self) -> dict:
+        """Missed violations: per claim expected ``violated`` or ``holds_after_correction``,
+        the share of seeds on which the expected verdict was found, with its interval."""
+        out = {}
+        n = len(self.seeds)
+        for claim, expected in self._expected().items():
+            if expected not in ("violated", "holds_after_correction") or not n:
+                continue
+            missed = sorted({d["seed"] for d in self.differing if d["claim"] == claim})
+            ci = statistics.clopper_pearson(n - len(missed), n, LEVEL)
+            out[claim] = {"expected": expected, "found": n - len(missed), "seeds": n, "missed_on": missed,
+                          "rate_found": (n - len(missed)) / n, "interval": [ci.low, ci.high]}
+        return out
+
+    def stable(self) -> list[str]:
+        """The claims whose verdict is the expected one on at least :data:`STABLE_SHARE` of
+        the seeds (all claims when no seed has run: nothing says otherwise yet)."""
+        n = len(self.seeds)
+        if not n:
+            return list(self.claims)
+        differs: dict[str, int] = {}
+        for d in self.differing:
+            differs[d["claim"]] = differs.get(d["claim"], 0) + 1
+        return [c for c in self.claims if (n - differs.get(c, 0)) / n >= STABLE_SHARE]
 
 
 def differing_verdicts(per_seed: Mapping[int, Mapping[str, str]]) -> list[dict]:

@@ -91,27 +91,36 @@ class MutationCampaign:
     seed: int
     elapsed_s: float
 
+    #: the claims whose clean verdict is stable over the false-alarm seeds (None: all): only
+    #: they can flag a defect, since an unstable claim's verdict changes without one.
+    stable: frozenset[str] | None = None
+
+    def flagging(self, outcome: DefectOutcome) -> list[str]:
+        """The stable claims whose verdict differs from the expected one under ``outcome``'s defect."""
+        return [c for c in outcome.differing() if self.stable is None or c in self.stable]
+
     @property
     def mutation_score(self) -> float:
-        """Share of the defects that some claim flags (``nan`` without defects)."""
+        """Share of the defects that some stable claim flags (``nan`` without defects)."""
         if not self.outcomes:
             return float("nan")
-        return sum(bool(o.differing()) for o in self.outcomes) / len(self.outcomes)
+        return sum(bool(self.flagging(o)) for o in self.outcomes) / len(self.outcomes)
 
     @property
     def gaps(self) -> list[str]:
-        """The defects no claim flags."""
-        return [o.name for o in self.outcomes if not o.differing()]
+        """The defects no stable claim flags."""
+        return [o.name for o in self.outcomes if not self.flagging(o)]
 
     def defects_json(self) -> list[dict]:
         """The ``"defects"`` entries of ``selftest.json``."""
         control_differs = set(self.control.differing())
         out = []
         for defect, outcome in zip(self.defects, self.outcomes, strict=True):
-            flagged = outcome.differing()
+            flagged = self.flagging(outcome)
             out.append({
                 **defect.to_json(),
                 "flagged_by": flagged,
+                "differs_but_unstable": [c for c in outcome.differing() if c not in flagged],
                 "flagged_by_beyond_control": [
                     c for c in flagged
                     if c not in control_differs or outcome.verdicts[c] != self.control.verdicts[c]],

@@ -7,13 +7,16 @@ every round of every run.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from iln import theory
 from iln.random_streams import child
+from verification import rules
 from verification.catalog import Claim, Source, register
 from verification.claims.iln.algorithm1_runs import RUNS, algorithm1_run
-from verification.verdicts import HOLDS, VIOLATED, Verdict
+from verification.verdicts import HOLDS, Verdict
 
 #: relative floating-point slack of the invariant: the sums of a few thousand terms.
 SLACK = 1e-12
@@ -51,20 +54,17 @@ def alpha_l1_decide(records, config, alpha) -> Verdict:
             if worst is None or r["ratio"] > worst[2]["ratio"]:
                 worst = (index, name, r)
     index, name, r = worst
-    violated = any(r2["violations"] for rec in records for r2 in rec.values())
+    runs = [r2 for rec in records for r2 in rec.values()]
+    broken = sum(bool(r2["violations"]) for r2 in runs)
     counterexample = None
-    if violated:
+    if broken:
         counterexample = {"trial_index": index, "run": name, "description": RUNS[name], "round": r["round"],
                           "ratio": r["ratio"]}
-    return Verdict(
-        claim_id="iln.lemma5.alpha_l1", verdict=VIOLATED if violated else HOLDS,
-        rule="deterministic invariant (every round of every run)",
-        statistic=r["ratio"], bound=1.0, interval=(r["ratio"], r["ratio"]), level=1.0, alpha=alpha,
-        power=SLACK, tightness=r["ratio"], counterexample=counterexample, elapsed_s=0.0,
-        n_trials=len(records), pvalue=0.0 if violated else 1.0,
-        details={"worst_run": name, "worst_round": r["round"], "shrink_rounds": shrinks,
-                 "runs": {n: RUNS[n] for n in config["runs"]}},
-    )
+    return rules.invariant(
+        "iln.lemma5.alpha_l1", broken=bool(broken), share=broken / len(runs), checked=len(runs),
+        alpha=alpha, counterexample=counterexample, n_trials=len(records), statistic=r["ratio"], bound=1.0,
+        details={"worst_run": name, "worst_round": r["round"], "shrink_rounds": shrinks, "slack": SLACK,
+                 "runs": {n: RUNS[n] for n in config["runs"]}})
 
 
 _L1 = r"\|\alpha^{(t)}\|_1 \leq (16B + 1)\eta t"
@@ -115,8 +115,7 @@ def grad_norm_trial(config, seed) -> dict:
 
 def grad_norm_decide(records, config, alpha) -> Verdict:
     """Deterministic invariant, as for the l1 bound."""
-    verdict = alpha_l1_decide(records, config, alpha)
-    return Verdict(**{**verdict.__dict__, "claim_id": "iln.lemma3.grad_norm"})
+    return replace(alpha_l1_decide(records, config, alpha), claim_id="iln.lemma3.grad_norm")
 
 
 _GRAD = r"\mathbb{E}\left[\|\nabla_t\|^2\right] \leq 2\,\mathbb{E}\left[\ell_t(f_t)\right]"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -16,10 +17,10 @@ from iln import theory
 from iln.estimator import estimate_scalar_product
 from iln.random_streams import child
 from verification import rules, statistics
-from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Erratum, Source, register
+from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Erratum, Quote, Source, register
 from verification.claims.iln.algorithm1_runs import RUNS, algorithm1_run
 from verification.claims.iln.instances import DESCRIPTIONS, estimator_instance
-from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, VIOLATED, Verdict
+from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, Verdict
 
 # ------------------------------------------------------------------------------------------
 # iln.alg2.unbiased
@@ -41,57 +42,22 @@ def unbiased_trial(config, seed) -> dict:
 
 
 def unbiased_decide(records, config, alpha) -> Verdict:
-    """Mean rule: an exact-coverage interval for E's mean per instance must contain the exact value.
+    """Equivalence rule per (instance, method): E's mean within ``margin * ||alpha||_1`` of the
+    exact ``<f, Phi(x)>``.
 
-    E lies in ``[-||alpha||_1, ||alpha||_1]``, so the Hoeffding / empirical-Bernstein
-    interval of :func:`verification.statistics.mean_interval` covers the mean with
-    probability at least its level; the claim's alpha is split over the instances.
-    The statistic is the largest bias relative to ``||alpha||_1``; its bound is 0, and the
-    tightness is the bias as a fraction of the smallest bias the check detects with
-    probability 0.9 (an equality has no "measured / bound").
+    E lies in ``[-||alpha||_1, ||alpha||_1]`` (``|psi| < 1``), the a-priori range of the
+    exact-coverage interval; the margin, and the sample size that reaches it with the design
+    power, are fixed in the configuration.
     """
-    keys = sorted(records[0])
-    n = len(records)
-    share = alpha / len(keys)
-    worst, details, pvalue = None, {}, 1.0
-    for j, key in enumerate(keys):
+    points = []
+    for key in sorted(records[0]):
         inst = estimator_instance(key.split("/")[0])
-        a = inst.alpha_l1
-        values = np.array([r[key] for r in records])
-        # |E| <= ||alpha||_1 when |psi| <= 1; an implementation that breaks it is still
-        # decided on its mean, by a bootstrap, rather than stopping the check.
-        interval, outside = statistics.range_checked_mean_interval(values, -a, a, 1 - share, seed=j)
-        bias = float(values.mean() - inst.exact)
-        # mean_interval holds Hoeffding's interval at half the level; detecting with it detects
-        # with the (narrower) intersection.
-        detectable = statistics.hoeffding_detectable_shift(n, -a, a, share / 2)
-        covered = interval.low <= inst.exact <= interval.high
-        # Hoeffding's two-sided p-value of H0 "E is unbiased" for this instance.
-        p = min(1.0, 2.0 * math.exp(-n * bias**2 / (2 * a**2)))
-        pvalue = min(pvalue, p * len(keys))
-        details[key] = {"mean": float(values.mean()), "exact": inst.exact, "bias": bias,
-                        "alpha_l1": a, "interval": [interval.low, interval.high],
-                        "detectable_bias": detectable, "covered": covered,
-                        "estimates_outside_range": outside}
-        score = abs(bias) / a
-        if worst is None or (not covered, score) > (not worst[2], worst[1]):
-            worst = (key, score, covered, interval, a, detectable)
-    key, score, covered, interval, a, detectable = worst
-    counterexample = None
-    if not all(d["covered"] for d in details.values()):
-        counterexample = {"instance": key, "description": DESCRIPTIONS[key.split("/")[0]],
-                          "mean": details[key]["mean"], "exact": details[key]["exact"]}
-    return Verdict(
-        claim_id="iln.alg2.unbiased",
-        verdict=HOLDS if counterexample is None else VIOLATED,
-        rule="mean bound (exact-coverage interval, Hoeffding and empirical Bernstein)",
-        statistic=score, bound=0.0,
-        interval=((interval.low - estimator_instance(key.split("/")[0]).exact) / a,
-                  (interval.high - estimator_instance(key.split("/")[0]).exact) / a),
-        level=1 - share, alpha=alpha, power=detectable / a,
-        tightness=score / (detectable / a), counterexample=counterexample,
-        elapsed_s=0.0, n_trials=n, pvalue=min(1.0, pvalue), details=details,
-    )
+        points.append(rules.EqualityPoint(
+            key=key, values=[r[key] for r in records], exact=inst.exact, lower=-inst.alpha_l1,
+            upper=inst.alpha_l1, margin=config["margin"] * inst.alpha_l1,
+            instance={"instance": key, "description": DESCRIPTIONS[key.split("/")[0]]}))
+    return rules.equivalence("iln.alg2.unbiased", points, alpha,
+                             {"margin_relative_to_alpha_l1": config["margin"]})
 
 
 _ALG2 = r"E = \frac{\|\alpha\|_1}{m}\sum_{k=1}^m \operatorname{sgn}(\alpha_{i_k})\psi(\mathbf{x}_{i_k};\bar{\mathbf{w}}_k)\psi(\mathbf{x};\bar{\mathbf{w}}_k)"
@@ -112,16 +78,19 @@ register(Claim(
         Source("ICML", "Algorithm 2, eq. (11); Lemma 4, first part", _ALG2 + r",\quad " + _UNBIASED),
         Source("arXiv", "Algorithm 2, eq. (11); Lemma 3, first part", _ALG2 + r",\quad " + _UNBIASED),
     ),
-    rule="mean bound",
+    rule="equivalence",
     expected=HOLDS,
     configs={
-        "smoke": {"n_trials": 300, "m": 16, "instances": ["two_point", "cancelling"], "methods": ["fast"]},
-        # Detect a bias of 5% (quick) and 2% (full) of ||alpha||_1.
+        # The margin is the bias the plan detects with the design power: 5% (quick) and 2%
+        # (full) of ||alpha||_1; 300 smoke trials reach half of it.
+        "smoke": {"n_trials": 300, "m": 16, "instances": ["two_point", "cancelling"], "methods": ["fast"],
+                  "margin": 0.5},
         "quick": {"n_trials": functools.partial(_unbiased_trials, _UNBIASED_INSTANCES, ("fast", "numpy"), 0.05), "m": 32,
-                  "instances": _UNBIASED_INSTANCES, "methods": ["fast", "numpy"]},
+                  "instances": _UNBIASED_INSTANCES, "methods": ["fast", "numpy"], "margin": 0.05},
         "full": {"n_trials": functools.partial(_unbiased_trials, _UNBIASED_INSTANCES,
                                                   ("fast", "numpy", "reference"), 0.02),
-                 "m": 32, "instances": _UNBIASED_INSTANCES, "methods": ["fast", "numpy", "reference"]},
+                 "m": 32, "instances": _UNBIASED_INSTANCES, "methods": ["fast", "numpy", "reference"],
+                 "margin": 0.02},
     },
     trial=unbiased_trial,
     decide=unbiased_decide,
@@ -216,10 +185,25 @@ register(Claim(
                        "Algorithm 2 is +-0.998 with probability 1/2 and <f, Phi(x)> = 0. With m = 2 "
                        "and eps = 0.9, |E| > eps exactly when both terms agree: probability 1/2, "
                        "while the printed bound is exp(-2 * 0.81) = 0.198. With m = 1 and "
-                       "eps = 0.5 the probability is 1 against exp(-0.25) = 0.78.",
+                       "eps = 0.5 the probability is 1 against exp(-0.25) = 0.78. Both exact "
+                       "(hoeffding_counterexample: a binomial law in rational arithmetic).",
         corrected=_TAIL_CORRECTED + r"\quad\text{(two-sided Hoeffding, terms in } [-\|\alpha\|_1, \|\alpha\|_1])",
         check="iln.lemma4.hoeffding checks the corrected bound on the same trials at every grid "
               "point; the verdict is holds_after_correction when it holds everywhere.",
+        quotes=(
+            Quote("ICML", "Appendix A, Lemma 4, eq. (19)",
+                  r"\mathbb{P}[|E - \langle f, \Phi(\mathbf{x}) \rangle| > \epsilon] \leq "
+                  r"\exp\left(-\frac{m\epsilon^2}{\|\alpha\|_1^2}\right) \quad (19)"),
+            Quote("ICML", "Appendix A, proof of Lemma 4",
+                  r"Since $E = \frac{1}{m} \sum E^{(k)}$ the result follows directly from Hoeffding's "
+                  r"inequality."),
+            Quote("arXiv", "Appendix A, Lemma 3, eq. (15)",
+                  r"\mathbb{P}\left[|E - \langle f, \Phi(\mathbf{x})\rangle| > \epsilon\right] \le "
+                  r"\exp\left(-\frac{m\epsilon^2}{\|\alpha\|_1^2}\right) \tag{15}"),
+            Quote("arXiv", "Appendix A, proof of Lemma 3",
+                  r"Since $E = \frac{1}{m} \sum E^{(k)}$ the result follows directly from Hoeffding's "
+                  r"inequality."),
+        ),
     ),
 ))
 
@@ -304,3 +288,60 @@ register(Claim(
     instances="rounds 2, 3, 5, 8, 12 of runs of Algorithm 1, eps chosen so that the printed bound "
               "is 0.05 at each: " + "; ".join(f"{k}: {v}" for k, v in RUNS.items()),
 ))
+
+
+# ------------------------------------------------------------------------------------------
+# The erratum's counterexample, exact: sums of signs
+# ------------------------------------------------------------------------------------------
+
+
+def sign_mean_tail(m: int, threshold: Fraction) -> Fraction:
+    """``P[|S_m| > threshold * m]`` exactly, ``S_m`` a sum of m independent fair signs.
+
+    The law of Algorithm 2's estimate when each of its m terms is ``+-a`` with probability
+    1/2 and the scalar product is 0: ``|E - <f, Phi(x)>| > eps`` exactly when
+    ``|S_m| > (eps / a) m``.
+
+    Parameters
+    ----------
+    m : int
+        Number of terms, ``m >= 1``.
+    threshold : Fraction
+        The deviation per term, in units of the term's size (exact, so that the event's
+        boundary is decided exactly).
+
+    Examples
+    --------
+    >>> sign_mean_tail(2, Fraction(9, 10))   # |S_2| = 2 when both signs agree
+    Fraction(1, 2)
+    """
+    if m < 1:
+        raise ValueError(f"m must be a positive integer, got {m!r}")
+    favourable = sum(math.comb(m, k) for k in range(m + 1) if abs(2 * k - m) > threshold * m)
+    return Fraction(favourable, 2**m)
+
+
+def hoeffding_counterexample(m: int, eps: Fraction, term: Fraction = Fraction(998, 1000)) -> dict:
+    """The erratum's instance of ICML eq. (19) / arXiv eq. (15), computed exactly.
+
+    Sign features on two orthogonal inputs, ``alpha = (1)``: each term of Algorithm 2 is
+    ``+-term`` with probability 1/2 and ``<f, Phi(x)> = 0``, so
+    ``P[|E - <f, Phi(x)>| > eps] = P[|S_m| > (eps / term) m]`` (:func:`sign_mean_tail`).
+
+    Returns
+    -------
+    dict
+        ``probability`` (Fraction), the printed bound ``exp(-m eps^2 / ||alpha||_1^2)`` and the
+        corrected ``2 exp(-m eps^2 / (2 ||alpha||_1^2))`` (floats), and ``violates_printed``.
+
+    Examples
+    --------
+    >>> hoeffding_counterexample(2, Fraction(9, 10))["violates_printed"]
+    True
+    """
+    probability = sign_mean_tail(m, eps / term)
+    printed = math.exp(-m * eps**2)
+    corrected = min(1.0, 2 * math.exp(-m * eps**2 / 2))
+    return {"m": m, "eps": float(eps), "probability": probability, "printed_bound": printed,
+            "corrected_bound": corrected, "violates_printed": probability > printed,
+            "violates_corrected": probability > corrected}

@@ -11,17 +11,16 @@
   iid samples; the versions print different sample sizes (ICML ``O(B^2/eps^2)``, arXiv
   ``O(B/eps^2)``), and the arXiv one is recorded as an erratum with a counterexample.
 
-Why the mean rules use a bootstrap over seeds.  The regret of one run is bounded, but only
-by numbers that make an exact-coverage interval vacuous: ``|<f_t, Phi(x_t)>| <= ||f_t|| <=
-B_T = (16B+1) eta T`` (arXiv eq. (23)) gives ``l_t(f_t) <= (B_T + 1)^2 / 2``, so one run's
-regret lies in ``[-T/2, T (B_T + 1)^2 / 2]``, which is ``[-500, 3.6e7]`` at ``T = 1000,
-B = 1`` against a bound of 131. A Hoeffding interval of that range is wider than the bound
-by five orders of magnitude whatever the number of seeds the budget allows. The mean
-bounds of this module are therefore decided by BCa bootstrap intervals over independent
-seeds (:func:`verification.statistics.bootstrap_interval`), whose coverage is approximate
-(error ``O(1/n)``), with a one-sided t-test for the p-value; the details state the
-a-priori range so that a reader sees why. The instances stay far below their bounds, so
-the conclusions do not hinge on the last digit of a coverage probability.
+How the mean bounds are decided.  The regret of one run is bounded below, ``R_T >= -T/2``
+(the comparator's loss is at most the zero predictor's, eq. (17) / (25)), but above only by
+numbers that make every exact-coverage interval vacuous: ``|<f_t, Phi(x_t)>| <= ||f_t|| <=
+B_T = (16B+1) eta T`` (arXiv eq. (23)) gives ``R_T <= T (B_T + 1)^2 / 2``, which is ``3.6e7``
+at ``T = 1000, B = 1`` against a bound of 131.  The mean rule of
+:mod:`verification.rules.mean` therefore finds a violation at its stated level (the lower
+end of a variable bounded below is exact) but cannot show that the bound holds: a bootstrap
+or t interval at the level the run's family needs does not have that level at the few
+seeds these runs allow.  Such points are reported with the reason, and their verdict is
+inconclusive unless a violation is found.
 
 Every sequence here is fixed before the learner draws anything (oblivious), as Theorem 1
 requires; the adaptive adversary that sees ``f_t`` is outside its statement and is run
@@ -39,7 +38,6 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 from scipy.linalg import hadamard
 
 from iln import theory
@@ -49,12 +47,12 @@ from iln.data import adversarial_label, alternating_labels, constant_labels, sec
 from iln.features import FeatureFamily, RandomCoordinate
 from iln.random_streams import child, generator
 from iln.shrinking_gradient import shrinking_gradient
-from verification import statistics
-from verification.catalog import DESIGN_POWER, Claim, Erratum, Source, register
-from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, VIOLATED, Verdict
+from verification import rules, statistics
+from verification.catalog import Claim, Erratum, Quote, Source, register
+from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, Verdict
 
-__all__ = ["BOOTSTRAP_CAVEAT", "BOOTSTRAP_RULE", "NEAR_DUPLICATES", "POPULATIONS", "SEQUENCES", "Population",
-           "Sequence", "hadamard_rows", "mean_row", "population", "sequence", "verdict_from_rows"]
+__all__ = ["NEAR_DUPLICATES", "POPULATIONS", "SEQUENCES", "Population", "Sequence", "hadamard_rows",
+           "population", "regret_point", "sequence"]
 
 #: entries of the Hadamard and near-duplicate inputs: the largest kernel values random
 #: coordinates allow (``k(x, x) = 0.99^2``) while keeping ``|psi| < 1``.
@@ -184,58 +182,13 @@ def population(name: str) -> Population:
     raise ValueError(f"unknown population {name!r}; known: {sorted(POPULATIONS)}")
 
 
-# ------------------------------------------------------------------------------------------
-# The mean rule (bootstrap over seeds), shared by the three mean bounds
-# ------------------------------------------------------------------------------------------
-
-
-def mean_row(values, bound: float, level: float, seed: int, tightness: float | None = None) -> dict:
-    """Mean rule at one point: is ``E[value] <= bound``?
-
-    The BCa bootstrap interval over seeds at ``level`` (two-sided, so each end errs with
-    probability about ``(1 - level) / 2``) decides: violated when its lower end exceeds the
-    bound, holds when its upper end is below it. The p-value is the one-sided t-test of
-    H0 ``E[value] <= bound``; the detectable excess is the normal-theory shift of the mean
-    above the bound that the upper end misses with probability at most 1 - DESIGN_POWER.
-    """
-    values = np.asarray(values, dtype=np.float64)
-    n = values.size
-    interval = statistics.bootstrap_interval(values, level, seed)
-    test = statistics.paired_one_sided(values, np.full(n, bound), level, "greater")
-    sd = float(values.std(ddof=1))
-    z = stats.norm.ppf(1 - (1 - level) / 2) + stats.norm.ppf(DESIGN_POWER)
-    mean = float(values.mean())
-    return {"mean": mean, "sd": sd, "n": n, "bound": bound, "interval": [interval.low, interval.high],
-            "violated": bool(interval.low > bound), "holds": bool(interval.high < bound),
-            "pvalue": test.pvalue, "detectable_excess": float(z * sd / math.sqrt(n)),
-            "tightness": mean / bound if tightness is None else tightness}
-
-
-def verdict_from_rows(claim_id: str, rows: dict, alpha: float, level: float, details: dict,
-                       rule: str) -> Verdict:
-    """Violated if a point is, holds if every point does, else inconclusive; the statistic
-    is the point nearest its bound (a violated point first)."""
-    key = max(rows, key=lambda k: (rows[k]["violated"], rows[k]["tightness"]))
-    row = rows[key]
-    violated = any(r["violated"] for r in rows.values())
-    verdict = VIOLATED if violated else HOLDS if all(r["holds"] for r in rows.values()) else INCONCLUSIVE
-    counterexample = None
-    if violated:
-        bad = next(k for k, r in rows.items() if r["violated"])
-        counterexample = {"point": bad, "mean": rows[bad]["mean"], "bound": rows[bad]["bound"],
-                          "interval": rows[bad]["interval"]}
-    pvalue = min(1.0, len(rows) * min(r["pvalue"] for r in rows.values()))
-    return Verdict(
-        claim_id=claim_id, verdict=verdict, rule=rule, statistic=row["mean"], bound=row["bound"],
-        interval=tuple(row["interval"]), level=level, alpha=alpha, power=row["detectable_excess"],
-        tightness=row["tightness"], counterexample=counterexample, elapsed_s=0.0,
-        n_trials=row["n"], pvalue=pvalue, details={**details, "worst_point": key, "points": rows},
-    )
-
-
-BOOTSTRAP_RULE = "mean bound (BCa bootstrap over seeds; one-sided t-test p-value)"
-BOOTSTRAP_CAVEAT = ("bootstrap coverage is approximate: one run's regret is bounded only by "
-                     "numbers that make an exact-coverage interval vacuous (see a_priori_range)")
+def regret_point(key: str, values, B: float, T: int, bound: float | None = None) -> rules.MeanPoint:
+    """A mean-rule point for the regret of runs at ``(B, T)`` with the proof's ``eta``, against
+    ``regret_bound_proof(B, T)``: in ``[-T/2, T (B_T + 1)^2 / 2]`` (:func:`_a_priori_range`)."""
+    bound = float(theory.regret_bound_proof(B, T)) if bound is None else bound
+    span = _a_priori_range(B, T)
+    return rules.MeanPoint(key=key, values=[float(v) for v in values], bound=bound, lower=span["low"],
+                           upper=span["high"], instance={"B": B, "T": T})
 
 
 def _a_priori_range(B: float, T: int) -> dict:
@@ -319,13 +272,8 @@ def regret_decide(records, config, alpha) -> Verdict:
     not proof.
     """
     points = _regret_points(config)
-    level = 1 - alpha / len(points)
-    rows = {}
-    for j, point in enumerate(points):
-        values = [r[point["key"]]["regret"] for r in records]
-        rows[point["key"]] = mean_row(values, float(theory.regret_bound_proof(point["B"], point["T"])),
-                                       level, seed=j)
-        rows[point["key"]]["shrinks"] = sum(r[point["key"]]["shrinks"] for r in records)
+    mean_points = [regret_point(p["key"], [r[p["key"]]["regret"] for r in records], p["B"], p["T"])
+                   for p in points]
     rates = {}
     for j, name in enumerate(config["rate_sequences"]):
         values = [[r[f"{name}/B=1/T={T}"]["regret"] for T in config["T_grid"]] for r in records]
@@ -345,14 +293,14 @@ def regret_decide(records, config, alpha) -> Verdict:
                                        "median_s": float(np.median(seconds)) if seconds else None,
                                        "max_s": max(seconds) if seconds else None},
         "a_priori_range": _a_priori_range(1.0, T_max),
-        "caveat": BOOTSTRAP_CAVEAT,
+        "shrinks": {p["key"]: sum(r[p["key"]]["shrinks"] for r in records) for p in points},
         "adaptive_adversary": {"T": T_adaptive, "mean_regret": float(np.mean(adaptive)),
                                "bound": float(theory.regret_bound_proof(1.0, T_adaptive)),
                                "note": "labels chosen after seeing f_t: outside Theorem 1 "
                                        "(oblivious sequences); reported, not decided"},
         "sequences": {n: SEQUENCES[n] for n in {p["sequence"] for p in points}},
     }
-    return verdict_from_rows("iln.thm1.regret", rows, alpha, level, details, BOOTSTRAP_RULE)
+    return rules.mean_bound("iln.thm1.regret", mean_points, alpha, details)
 
 
 _THM1 = (r"\mathbb{E}\left[\sum_{t=1}^T \ell_t(f_t) - \min_{f^*\in\mathcal{H}^B_\mu}\sum_{t=1}^T "
@@ -491,9 +439,8 @@ def lemma1_decide(records, config, alpha) -> Verdict:
     """
     T, B = config["T"], config["B"]
     settings = config["settings"]
-    level = 1 - alpha / (2 * len(settings))
-    rows = {}
-    for j, setting in enumerate(settings):
+    points, figures = [], {}
+    for setting in settings:
         name = setting["sequence"]
         _, K = _fixed_sequence(name, T, config["data_seed"])
         eta = _step_size(setting["eta"], B, T, K)
@@ -505,17 +452,20 @@ def lemma1_decide(records, config, alpha) -> Verdict:
             rhs = theory.lemma1_rhs(B, eta, B_T, terms["grad_sq"], terms["grad_var"], events)
             mean_rhs = float(theory.lemma1_rhs(B, eta, B_T, terms["grad_sq"].mean(),
                                                terms["grad_var"].mean(), events.mean()))
-            row = mean_row(terms["regret"] - rhs, 0.0, level, seed=2 * j + (version == "arXiv"),
-                            tightness=float(terms["regret"].mean()) / mean_rhs)
-            row.update(rhs=mean_rhs, mean_regret=float(terms["regret"].mean()), eta=eta, B_T=B_T,
-                       mean_events=float(events.mean()),
-                       mean_shrinks=float(np.mean([r[name]["shrinks"] for r in records])),
-                       max_f_norm=max(r[name]["max_f_norm"] for r in records))
-            rows[f"{name}/{version}"] = row
-    details = {"caveat": BOOTSTRAP_CAVEAT.replace("regret", "regret - rhs"),
-               "statistic_units": "regret - right-hand side (the lemma: mean <= 0)",
+            key = f"{name}/{version}"
+            # Neither side of regret - rhs has an a-priori end (rhs grows with the variance
+            # term): the rule reports the point and cannot decide it.
+            points.append(rules.MeanPoint(key=key, values=terms["regret"] - rhs, bound=0.0,
+                                          scale=mean_rhs, instance={"setting": name, "version": version}))
+            figures[key] = {"rhs": mean_rhs, "mean_regret": float(terms["regret"].mean()), "eta": eta,
+                            "B_T": B_T, "mean_events": float(events.mean()),
+                            "mean_shrinks": float(np.mean([r[name]["shrinks"] for r in records])),
+                            "max_f_norm": max(r[name]["max_f_norm"] for r in records)}
+    details = {"statistic_units": "regret - right-hand side (the lemma: mean <= 0); ratio 1 + "
+                                  "(regret - rhs) / rhs = regret / rhs",
+               "settings": figures,
                "sequences": {s["sequence"]: SEQUENCES[s["sequence"]] for s in settings}}
-    return verdict_from_rows("iln.lemma1.decomposition", rows, alpha, level, details, BOOTSTRAP_RULE)
+    return rules.mean_bound("iln.lemma1.decomposition", points, alpha, details)
 
 
 _LEMMA1_HEAD = (r"R_T(f^*) \le \frac{B^2}{\eta} + \eta\sum_{t=1}^T \mathbb{E}[\|\nabla_t\|^2] + "
@@ -620,16 +570,15 @@ def zero_comparator_decide(records, config, alpha) -> Verdict:
             if second_worst is None or second > second_worst[0]:
                 second_worst = (second, index, key)
     ratio = second_worst[0]
-    return Verdict(
-        claim_id="iln.eq17.zero_comparator", verdict=VIOLATED if violations else HOLDS,
-        rule="deterministic invariant (every label sequence of every trial)",
-        statistic=ratio, bound=1.0, interval=(ratio, ratio), level=1.0, alpha=alpha, power=SLACK,
-        tightness=ratio, counterexample=violations[0] if violations else None, elapsed_s=0.0,
-        n_trials=len(records), pvalue=0.0 if violations else 1.0,
+    cases = sum(len(record) for record in records)
+    return rules.invariant(
+        "iln.eq17.zero_comparator", broken=bool(violations), share=len(violations) / cases, checked=cases,
+        alpha=alpha, counterexample=violations[0] if violations else None, n_trials=len(records),
+        statistic=ratio, bound=1.0, rule="deterministic invariant (every label sequence of every trial)",
         details={"max_sum_loss_at_zero_over_T": ratio, "worst_case_second_inequality": second_worst[2],
                  "max_comparator_over_zero_loss": first_worst[0],
                  "worst_case_first_inequality": first_worst[2],
-                 "max_sum_loss_at_zero_over_exact_bound_T_over_2": exact_ratio,
+                 "max_sum_loss_at_zero_over_exact_bound_T_over_2": exact_ratio, "slack": SLACK,
                  "note": "sum_t l_t(0) = sum_t y_t^2 / 2 <= T/2 (theory.zero_comparator_loss_exact_"
                          "bound), attained when every |y_t| = 1: the printed T is valid and loose "
                          "by a factor 2; the comparator equals the zero predictor's loss on the "
@@ -732,17 +681,17 @@ def online_to_batch_decide(records, config, alpha) -> Verdict:
     with the proof's constants: the corrected statement), and the deterministic check that
     the arXiv rate fails. holds_after_correction when the arXiv rate fails and the mean rule
     holds everywhere."""
-    points = _batch_points(config)
-    level = 1 - alpha / len(points)
-    rows = {}
-    for j, point in enumerate(points):
-        values = [r[point["key"]]["excess"] for r in records]
-        bound = float(theory.online_to_batch_excess_risk(point["B"], point["T"]))
-        rows[point["key"]] = {**mean_row(values, bound, level, seed=j), "T": point["T"], "eps": point["eps"]}
+    points = []
+    for point in _batch_points(config):
+        # 0 <= excess risk <= (B_T + 1)^2 / 2: f_S's norm is at most B_T like every f_t's.
+        B_T = float(theory.f_norm_bound(point["B"], theory.eta_proof(point["B"], point["T"]), point["T"]))
+        points.append(rules.MeanPoint(
+            key=point["key"], values=[r[point["key"]]["excess"] for r in records],
+            bound=float(theory.online_to_batch_excess_risk(point["B"], point["T"])), lower=0.0,
+            upper=(B_T + 1) ** 2 / 2, instance={"B": point["B"], "T": point["T"], "eps": point["eps"]}))
     arxiv = arxiv_rate_check(config["arxiv_eps"], config["arxiv_B"])
-    details = {"arxiv_rate": arxiv, "caveat": BOOTSTRAP_CAVEAT.replace("regret", "excess risk"),
-               "populations": {n: POPULATIONS[n] for n in config["populations"]}}
-    verdict = verdict_from_rows("iln.cor1.online_to_batch", rows, alpha, level, details, BOOTSTRAP_RULE)
+    details = {"arxiv_rate": arxiv, "populations": {n: POPULATIONS[n] for n in config["populations"]}}
+    verdict = rules.mean_bound("iln.cor1.online_to_batch", points, alpha, details)
     if not arxiv["violated"] or verdict.verdict != HOLDS:
         return verdict
     bad = max(arxiv["points"].values(), key=lambda r: r["excess_arXiv"])
@@ -787,12 +736,10 @@ register(Claim(
     erratum=Erratum(
         claim_id="iln.cor1.online_to_batch",
         printed={
-            "ICML": _COR1_ICML + r"\quad\text{(Corollary 1; Related Work: ``Our algorithm needs }"
-                    r"O(\frac{B^2}{\epsilon^2})\text{ examples'')}",
-            "arXiv": _COR1_ARXIV + r"\quad\text{(Corollary 1; Related Work: ``Our algorithm needs }"
-                     r"O(\frac{B}{\epsilon^2})\text{ examples'', and one paragraph later ``using }"
-                     r"O(\frac{B^2}{\epsilon^2})\text{ samples, will, in expectation, output a "
-                     r"predictor that is }\epsilon\text{ close to the best in }\mathcal{H}^B_\mu\text{'')}",
+            "ICML": _COR1_ICML + r"\quad\text{(Corollary 1; Related Work: } O(\frac{B^2}{\epsilon^2})"
+                    r"\text{ examples)}",
+            "arXiv": _COR1_ARXIV + r"\quad\text{(Corollary 1; Related Work: } O(\frac{B}{\epsilon^2})"
+                     r"\text{ examples, and one paragraph later } O(\frac{B^2}{\epsilon^2})\text{ samples)}",
         },
         counterexample="The arXiv version contradicts itself: its Related Work says both O(B/eps^2) "
                        "examples and O(B^2/eps^2) samples, and its Theorem 1 (regret O(B sqrt T)) "
@@ -810,5 +757,17 @@ register(Claim(
               "corollary1_T(B, eps) on finite-support distributions (mean rule over seeds) and "
               "recomputes the point-mass counterexample in closed form; the verdict is "
               "holds_after_correction when the bound holds at every point and the arXiv rate fails.",
+        quotes=(
+            Quote("ICML", "Section 3, Corollary 1",
+                  r"Run Algorithm 1 as in Theorem 1, with $T = O(\frac{B^2}{\epsilon^2})$."),
+            Quote("ICML", "Section 4, Related Work",
+                  r"Our algorithm needs $O(\frac{B^2}{\epsilon^2})$ examples which is considerably better."),
+            Quote("arXiv", "Section 3, Corollary 1",
+                  r"Run Algorithm 1 as in Theorem 1, with $T = O(\frac{B}{\epsilon^2})$."),
+            Quote("arXiv", "Section 4, Related Work", r"Our algorithm needs $O(\frac{B}{\epsilon^2})$ examples."),
+            Quote("arXiv", "Section 4, Related Work, one paragraph later",
+                  r"using $O(\frac{B^2}{\epsilon^2})$ samples, will, in expectation, output a predictor "
+                  r"that is $\epsilon$ close to the best in $\mathcal{H}^B_\mu$"),
+        ),
     ),
 ))

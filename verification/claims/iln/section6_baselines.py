@@ -34,7 +34,8 @@ from iln.data import section6_data
 from iln.features import RandomCoordinate
 from iln.random_streams import child
 from verification.catalog import Claim, Source, register
-from verification.verdicts import HOLDS, Verdict, invariant_verdict
+from verification.rules import invariant
+from verification.verdicts import HOLDS, Verdict
 
 CLAIM_ID = "iln.sec6.baselines"
 #: relative slack of the comparison: the replay adds the same products in another order,
@@ -138,7 +139,7 @@ def baselines_decide(records, config, alpha) -> Verdict:
                       "largest_deviation": max(rec[name]["largest_deviation"] for rec in records),
                       "weights_deviation": max(rec[name]["weights_deviation"] for rec in records)}
                for name in config["runs"]}
-    return invariant_verdict(
+    return invariant(
         CLAIM_ID, broken=bool(off), share=share, checked=rounds, alpha=alpha,
         counterexample=counterexample, n_trials=len(records),
         details={"rounds_checked": rounds, "runs": per_run, "slack": SLACK,

@@ -33,8 +33,8 @@ from iln.features import FeatureFamily, RandomCoordinate, RandomSign
 from iln.random_streams import child
 from iln.shrinking_gradient import ShrinkingGradientResult, shrinking_gradient
 from verification import rules, statistics
-from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Erratum, Source, register
-from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, VIOLATED, Verdict
+from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Erratum, Quote, Source, register
+from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, Verdict
 
 __all__ = ["STATES", "ProbeState", "probe_state", "probe_trial", "round_outcome"]
 
@@ -490,16 +490,8 @@ def events_decide(records, config, alpha) -> Verdict:
                               "comparator": name, "E_t": o["E"], "f_norm": state.f_norm,
                               "round": state.t, "shrink": o["shrink"]}
     k_bad = worst[0]
-    high = statistics.clopper_pearson(k_bad, n, level, alternative="less").high
     first = first_round()
-    verdict = VIOLATED if counterexample else HOLDS_AFTER_CORRECTION if first["strict_fails"] else HOLDS
-    return Verdict(
-        claim_id="iln.lemma6.events", verdict=verdict,
-        rule="deterministic implication on every replay (event => E1 or E2), with the frequencies",
-        statistic=k_bad / n, bound=0.0, interval=(0.0, high), level=level, alpha=alpha,
-        power=1.0 - 0.1 ** (1.0 / n), tightness=tightness, counterexample=counterexample,
-        elapsed_s=0.0, n_trials=n, pvalue=0.0 if counterexample else 1.0,
-        details={"states": _states_details(config["grid"]), "points": rows,
+    info = dict({"states": _states_details(config["grid"]), "points": rows,
                  "worst_point": worst[1], "printed_strict_at_t1": first,
                  "note": "Algorithm 1 shrinks at |E_t| >= 16B while both events need |E_t| > 16B: a "
                          "shrink at exactly 16B is in neither event, so the implication can fail "
@@ -508,6 +500,17 @@ def events_decide(records, config, alpha) -> Verdict:
                          "replays. Both are null sets for the states tried, so the statement is "
                          "checked as P_t(f*) <= P[E1 or E2] through its pointwise implication."},
     )
+    # Printed: the strict '<', which round t = 1 breaks deterministically, and the pointwise
+    # implication; corrected: '<=', the implication alone.  Both are checked on every replay;
+    # the statistic is the largest share of E1 or E2 that the penalty event fills (<= 1).
+    checks = {name: rules.invariant("iln.lemma6.events", broken=broken, share=k_bad / n, checked=n * len(pairs),
+                                    alpha=alpha / 2, counterexample=counterexample or ({"round": 1, **first} if broken else None),
+                                    n_trials=n, details=info, statistic=tightness, bound=1.0,
+                                    rule="deterministic implication on every replay (event => E1 or E2)")
+              for name, broken in (("printed", bool(counterexample) or bool(first["strict_fails"])),
+                                   ("corrected", bool(counterexample)))}
+    return rules.with_correction(checks["printed"], checks["corrected"], alpha,
+                                 {"replays_outside_E1_or_E2": k_bad})
 
 
 def first_round() -> dict:
@@ -575,6 +578,22 @@ register(Claim(
               "must lie in E1 or E2 (none may fall outside): the pointwise implication, which gives "
               "the inequality with <= for the probabilities; round 1 is run to show the strict "
               "form fails (details: printed_strict_at_t1).",
+        quotes=(
+            Quote("ICML", "Appendix B.2, Lemma 6",
+                  r"\mathcal{E}_1^t : $|E_t| > 16B$ and $|E_t| > \frac{1}{4\eta}\|f_t\|$."),
+            Quote("ICML", "Appendix B.2, Lemma 6", r"\mathcal{E}_2^t : $|E_t| > 16B$ and $\|f_t\| < 8B$."),
+            # The conversion of ICML drops the star of f^* in "For every ||f^*|| < B"; the quote
+            # starts after it.
+            Quote("ICML", "Appendix B.2, Lemma 6",
+                  r"we have that $P_t(f^*) < \mathbb{P}[\mathcal{E}_1^t \cup \mathcal{E}_2^t]$"),
+            Quote("ICML", "Section 3, Algorithm 2", r"if $\alpha = \bar{0}$ then Set $E = 0$"),
+            Quote("arXiv", "Appendix B.2, Lemma 5",
+                  r"$\mathcal{E}_1^t$: $|E_t| > 16B$ and $|E_t| > \frac{1}{4\eta} ||f_t||$"),
+            Quote("arXiv", "Appendix B.2, Lemma 5", r"$\mathcal{E}_2^t$: $|E_t| > 16B$ and $||f_t|| < 8B$"),
+            Quote("arXiv", "Appendix B.2, Lemma 5",
+                  r"For every $||f^*|| < B$ we have that $P_t(f^*) < \mathbb{P}\left[\mathcal{E}_1^t "
+                  r"\cup \mathcal{E}_2^t\right]$"),
+        ),
     ),
     instances="round t of Algorithm 1 replayed from fixed states with m = 1, 2, 3, 5 (the estimate "
               "reaches the shrink threshold in a large share of the replays, and the unshrunk step "
@@ -600,67 +619,33 @@ def variance_decide(records, config, alpha) -> Verdict:
     tightness against the printed bound and against the proof's intermediate
     ``V[E_t] <= ||alpha^(t)||_1^2 / m`` (:func:`iln.theory.variance_bound_alpha`).
     """
-    n, grid = len(records), config["grid"]
-    share = alpha / len(grid)
-    rows, worst, pvalue, violated, holds = {}, None, 1.0, [], True
+    grid = config["grid"]
+    points, figures = [], {}
     for point in grid:
         state, key = probe_state(point["state"]), _point_key(point)
         m = _point_m(state, point)
         error_sq = (np.array([r[key]["E"] for r in records]) - state.inner) ** 2
-        values = error_sq * state.k_tt
-        upper = (2.0 * state.alpha_l1) ** 2 * state.k_tt
-        # A squared error beyond the range means |E_t| > ||alpha^(t)||_1, which Algorithm 2
-        # rules out; the exact interval's premise is gone, and the variable is decided as an
-        # unbounded one (DESIGN.md, Statistics), by a bootstrap over the replays.
-        interval, outside = statistics.range_checked_mean_interval(values, 0.0, upper, 1 - share,
-                                                                   seed=len(rows))
-        printed = float(theory.variance_bound(m, B, state.eta, state.t))
-        mean = float(values.mean())
-        # mean_interval holds Hoeffding's interval at half the level; detecting with it
-        # detects with the (narrower) intersection.
-        detectable = statistics.hoeffding_detectable_shift(n, 0.0, upper, share / 2)
-        row = {"m": m, "variance_grad": mean, "interval": [interval.low, interval.high],
-               "printed_bound": printed, "tightness": mean / printed,
-               "variance_E": float(error_sq.mean()),
-               "alpha_bound": float(theory.variance_bound_alpha(m, state.alpha_l1)),
-               "detectable_excess": detectable, "replays_outside_range": outside}
-        row["tightness_alpha_bound"] = row["variance_E"] / row["alpha_bound"]
+        # A squared error beyond (2 ||alpha^(t)||_1)^2 k means |E_t| > ||alpha^(t)||_1, which
+        # Algorithm 2 rules out: the rule then drops that end of the range (rules.mean).
+        points.append(rules.MeanPoint(key=key, values=error_sq * state.k_tt,
+                                      bound=float(theory.variance_bound(m, B, state.eta, state.t)),
+                                      lower=0.0, upper=(2.0 * state.alpha_l1) ** 2 * state.k_tt,
+                                      instance={"state": point["state"], "m": m}))
+        figures[key] = {"m": m, "variance_E": float(error_sq.mean()),
+                        "alpha_bound": float(theory.variance_bound_alpha(m, state.alpha_l1))}
+        figures[key]["tightness_alpha_bound"] = figures[key]["variance_E"] / figures[key]["alpha_bound"]
         if state.two_point is not None:
             c, q = state.two_point
-            row["exact_variance_E"] = (c * state.alpha_l1) ** 2 * 4 * q * (1 - q) / m
-        rows[key] = row
-        if interval.low > printed:
-            violated.append(key)
-        holds = holds and interval.high < printed
-        if outside and interval.low > printed:
-            pvalue = 0.0
-        elif mean > printed:
-            pvalue = min(pvalue, math.exp(-2 * n * (mean - printed) ** 2 / upper**2) * len(grid))
-        if worst is None or row["tightness"] > rows[worst]["tightness"]:
-            worst = key
-    row = rows[worst]
-    counterexample = None
-    if violated:
-        bad = rows[violated[0]]
-        counterexample = {"point": violated[0], "variance_grad": bad["variance_grad"],
-                          "interval": bad["interval"], "printed_bound": bad["printed_bound"]}
-    return Verdict(
-        claim_id="iln.lemma3.variance",
-        verdict=VIOLATED if violated else HOLDS if holds else INCONCLUSIVE,
-        rule="mean bound (exact-coverage interval, Hoeffding and empirical Bernstein)",
-        statistic=row["variance_grad"], bound=row["printed_bound"], interval=tuple(row["interval"]),
-        level=1 - share, alpha=alpha, power=row["printed_bound"] + row["detectable_excess"],
-        tightness=row["tightness"], counterexample=counterexample, elapsed_s=0.0, n_trials=n,
-        pvalue=min(1.0, pvalue),
-        details={"states": _states_details(grid), "points": rows, "worst_point": worst,
-                 "max_tightness_alpha_bound": max(r["tightness_alpha_bound"] for r in rows.values()),
-                 "note": "The statement is right. Its proof (ICML B.3, arXiv C.1) prints "
-                         "V[E_t] = (1/m) V[||alpha^(t)||_1^2 psi(x_i; w) psi(x_t; w)], with "
-                         "||alpha||_1 squared inside the variance and sgn(alpha_i) dropped; "
-                         "read literally that gives ||alpha||_1^4 / m. The step meant is "
-                         "V[E_t] = (1/m) V[||alpha||_1 sgn(alpha_i) psi psi] <= ||alpha||_1^2 / m "
-                         "(iln.theory.variance_bound_alpha), attained by the two-point state."},
-    )
+            figures[key]["exact_variance_E"] = (c * state.alpha_l1) ** 2 * 4 * q * (1 - q) / m
+    return rules.mean_bound("iln.lemma3.variance", points, alpha, {
+        "states": _states_details(grid), "figures": figures,
+        "max_tightness_alpha_bound": max(f["tightness_alpha_bound"] for f in figures.values()),
+        "note": "The statement is right. Its proof (ICML B.3, arXiv C.1) prints "
+                "V[E_t] = (1/m) V[||alpha^(t)||_1^2 psi(x_i; w) psi(x_t; w)], with "
+                "||alpha||_1 squared inside the variance and sgn(alpha_i) dropped; "
+                "read literally that gives ||alpha||_1^4 / m. The step meant is "
+                "V[E_t] = (1/m) V[||alpha||_1 sgn(alpha_i) psi psi] <= ||alpha||_1^2 / m "
+                "(iln.theory.variance_bound_alpha), attained by the two-point state."})
 
 
 _LEMMA3 = r"V\left[\bar{\nabla}_t\right] = \mathbb{E}\left[\|\bar{\nabla}_t - \nabla_t\|^2\right] \leq \frac{((16B+1)\eta t)^2}{m}"

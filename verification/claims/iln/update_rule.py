@@ -17,7 +17,8 @@ from iln import theory
 from iln.random_streams import child
 from verification.catalog import Claim, Source, register
 from verification.claims.iln.algorithm1_runs import RUNS, algorithm1_run
-from verification.verdicts import HOLDS, Verdict, invariant_verdict
+from verification.rules import invariant
+from verification.verdicts import HOLDS, Verdict
 
 #: relative slack of the comparison: the rule's arithmetic is a product or a quotient by 4,
 #: so an implementation of the rule reproduces it to the last bit or close to it.
@@ -87,7 +88,7 @@ def rule_decide(records, config, alpha) -> Verdict:
                       "shrinks": sum(rec[name]["shrinks"] for rec in records),
                       "estimates_on_the_boundary": sum(rec[name]["at_boundary"] for rec in records)}
                for name in config["runs"]}
-    return invariant_verdict("iln.alg1.rule", broken=bool(breached), share=share, checked=rounds,
+    return invariant("iln.alg1.rule", broken=bool(breached), share=share, checked=rounds,
                              alpha=alpha, counterexample=counterexample, n_trials=len(records),
                              details={"rounds_checked": rounds, "runs": per_run, "slack": SLACK})
 

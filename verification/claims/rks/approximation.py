@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import functools
 import math
+from fractions import Fraction
 
 import numpy as np
 
 from iln import function_class as fc
 from iln.baselines.kitchen_sinks import minimize_weighted_risk
 from iln.random_streams import child, generator
-from verification import statistics
-from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Erratum, Source, register
-from verification.claims.rks.decisions import bracketed, corrected_threshold, tail_point
+from verification import rules, statistics
+from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Erratum, Quote, Source, register
 from verification.claims.rks.instances import DESCRIPTIONS, class_instance, risk_minimizer
 from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, Verdict
 
@@ -88,11 +88,13 @@ def lemma1_decide(records, config, alpha) -> Verdict:
                         key = f"{name}/K={K}/{which}/mass={mass}/delta={delta}"
                         info = {"instance": name, "K": K, "member": which, "mu_mass": c, "delta": delta,
                                 "description": DESCRIPTIONS[name]}
-                        printed.append(tail_point(key, math.sqrt(c) * values, _z(delta), delta, info))
-                        corrected.append(tail_point(key, math.sqrt(c) * values, math.sqrt(c) * _z(delta),
+                        printed.append(rules.tail_point(key, math.sqrt(c) * values, _z(delta), delta, info))
+                        corrected.append(rules.tail_point(key, math.sqrt(c) * values, math.sqrt(c) * _z(delta),
                                                     delta, info))
-    return corrected_threshold(LEMMA1_ID, printed, corrected, alpha,
-                               details={"units": "distance * sqrt(K) / C"})
+    # The correction changes the event's threshold, not only its probability: two checks.
+    return rules.with_correction(rules.probability_bound(LEMMA1_ID, printed, alpha / 2),
+                                 rules.probability_bound(LEMMA1_ID, corrected, alpha / 2), alpha,
+                                 details={"units": "distance * sqrt(K) / C"})
 
 
 def _lemma1_trials(deltas, n_points, ratio):
@@ -140,15 +142,30 @@ register(Claim(
         counterexample="mu = the counting measure of the 32 points of the orthogonal instance (a "
                        "measure of mass 32): every L2(mu) distance is sqrt(32) = 5.7 times the distance "
                        "under the uniform probability, which is about C / sqrt(K), so the distance of "
-                       "every member of F_w to f* exceeds C / sqrt(K) (1 + sqrt(2 log 2)) = 2.18 C / "
-                       "sqrt(K) with probability about 1 at delta = 0.5. The proof's step "
-                       "||beta_k phi(.; w_k)|| <= C holds only when mu(X) <= 1.",
+                       "every member of F_w to f* exceeds C / sqrt(K) (1 + sqrt(2 log(1/delta))). "
+                       "Exactly (orthogonal_lemma1_exact: the best member's distance is a function of "
+                       "how often each atom is drawn, whose multinomial law is summed in integers): "
+                       "probability 1 > 0.5 at K = 16, delta = 0.5 (16 draws leave at least 16 of the "
+                       "32 atoms undrawn), 0.415 > 0.1 at K = 16, delta = 0.1, 0.99999 > 0.5 at K = 32, "
+                       "0.873 > 0.1 at K = 64, delta = 0.1; under the uniform probability, and with "
+                       "the corrected bound under either measure, it is 0 at every K <= 64. The "
+                       "proof's step ||beta_k phi(.; w_k)|| <= C holds only when mu(X) <= 1.",
         corrected=_EQ9_CORRECTED,
         check="rks.lemma1.approximation tests the printed bound under the uniform probability and the "
               "counting measure, and the corrected bound (sqrt(mu(X)) C / sqrt(K) (...)) under both, "
               "on the same trials; the verdict is holds_after_correction when the printed bound fails "
               "and the corrected one holds everywhere. Lemma 2 uses mu = P_x, a probability, and is "
               "unaffected.",
+        quotes=(
+            Quote("RKS", "Section 2, Lemma 1",
+                  r"Lemma 1. Let $\mu$ be a measure on $\mathcal{X}$, and $f^*$ a function in $\mathcal{F}_p$."),
+            Quote("RKS", "Section 2, Lemma 1, eq. (9)",
+                  r"\sqrt{\int_{\mathcal{X}} \left(\hat{f}(x) - f^*(x)\right)^2 d\mu(x)} \le "
+                  r"\frac{C}{\sqrt{K}} \left(1 + \sqrt{2\log\frac{1}{\delta}}\right). \tag{9}"),
+            Quote("RKS", "Section 2, proof of Lemma 1",
+                  r"Also, under the inner product $\langle f,g\rangle=\int f(x)g(x)\ d\mu(x)$, "
+                  r"$\|\beta_k\phi(\cdot;w_k)\|\leq C$."),
+        ),
     ),
 ))
 
@@ -197,11 +214,11 @@ def lemma2_decide(records, config, alpha) -> Verdict:
                 for which in ("best", "witness"):
                     values = [r[f"{name}/{loss}/K={K}/{which}"] for r in records]
                     for delta in config["delta"]:
-                        points.append(tail_point(
+                        points.append(rules.tail_point(
                             f"{name}/{loss}/K={K}/{which}/delta={delta}", values, _z(delta), delta,
                             {"instance": name, "loss": loss, "K": K, "member": which, "delta": delta,
                              "L": fc.lipschitz_constant(loss, config["C"]), "description": DESCRIPTIONS[name]}))
-    return bracketed(LEMMA2_ID, points, points, alpha, details={"units": "excess risk * sqrt(K) / (L C)"})
+    return rules.bracketed(LEMMA2_ID, points, points, alpha, details={"units": "excess risk * sqrt(K) / (L C)"})
 
 
 _EQ10 = (r"\mathbf{R}[\hat{f}] \le \mathbf{R}[f^*] + \frac{LC}{\sqrt{K}} \left(1 + "
@@ -233,3 +250,94 @@ register(Claim(
               "finite instances, the kernel member on the Fourier one; "
               + "; ".join(f"{k}: {DESCRIPTIONS[k]}" for k in _L2_INSTANCES),
 ))
+
+
+# ------------------------------------------------------------------------------------------
+# The erratum's counterexample of rks.lemma1.approximation, exact: an occupancy law
+# ------------------------------------------------------------------------------------------
+
+
+def _onto_at_least(draws: int, atoms: int, least: int) -> int:
+    """Ways to send ``draws`` labelled draws onto ``atoms`` labelled atoms, each getting at
+    least ``least`` of them."""
+    @functools.cache
+    def ways(n: int, q: int) -> int:
+        if q == 0:
+            return int(n == 0)
+        return sum(math.comb(n, k) * ways(n - k, q - 1) for k in range(least, n - least * (q - 1) + 1))
+    return ways(draws, atoms)
+
+
+def orthogonal_lemma1_exact(K: int, delta: float, mass: float) -> dict:
+    """P[no member of F_w is within eq. (9)'s bound of f*] on the orthogonal instance, exactly.
+
+    The instance: 32 atoms of probability 1/32, ``phi`` the columns ``h_j`` of the 32 x 32
+    Hadamard matrix (orthonormal under the uniform probability on the 32 points), ``f* =
+    (C/32) sum_j s_j h_j``.  A member of F_w puts ``b_j`` with ``|b_j| <= n_j C / K`` on atom j,
+    ``n_j`` the times ``w_1..w_K`` drew it, so the best member's squared distance under the
+    uniform probability is ``sum_j max(0, C/32 - n_j C/K)^2 = C^2 S / (1024 K^2)`` with
+    ``S = sum_j max(0, K - 32 n_j)^2``; under a measure of mass ``mass`` it is ``mass`` times
+    that.  Eq. (9) then fails exactly when ``S > 1024 K z^2 / mass``, ``z = 1 + sqrt(2 log
+    1/delta)``, an event of the occupancy counts ``(n_j)``, whose law (multinomial, K draws over
+    32 equally likely atoms) is summed here in integers.
+
+    Parameters
+    ----------
+    K : int
+        Number of features, ``1 <= K <= 64`` (beyond, atoms drawn up to ``ceil(K/32) - 1`` times
+        still miss f*'s weight and the categories of counts multiply: not cheap).
+    delta : float
+        Eq. (9)'s confidence parameter, in (0, 1).
+    mass : float
+        ``mu(X)``: 1 for the uniform probability, 32 for the counting measure of the points.
+
+    Returns
+    -------
+    dict
+        ``probability`` of the failure event (Fraction), the same with the corrected bound
+        (``sqrt(mass)`` times eq. 9), and whether each exceeds ``delta``.
+
+    Examples
+    --------
+    >>> orthogonal_lemma1_exact(16, 0.5, 32)["probability"]  # 16 draws leave 16 atoms undrawn
+    Fraction(1, 1)
+    """
+    if not 1 <= K <= 64:
+        raise ValueError(f"K must be an integer in [1, 64], got {K!r}")
+    least = math.ceil(K / 32)               # an atom drawn this often carries f*'s weight
+    shortfall = [(K - 32 * n) ** 2 for n in range(least)]
+    z2 = _z(delta) ** 2
+    thresholds = {"printed": 1024 * K * z2 / mass, "corrected": 1024 * K * z2}
+    # S is an integer and a threshold irrational, computed to a relative 1e-15: the event is
+    # decided exactly unless an integer lies within rounding of the threshold.
+    for t in thresholds.values():
+        if abs(t - round(t)) <= 1e-9 * max(1.0, t):
+            raise ArithmeticError(f"the threshold {t!r} is too close to an integer to decide S > t")
+    failing = dict.fromkeys(thresholds, 0)
+    counts = [0] * least                     # how many atoms were drawn exactly n < least times
+
+    def visit(n: int, left: int):
+        if n == least:
+            used = sum(i * c for i, c in enumerate(counts))
+            if used > K:
+                return
+            rest = 32 - sum(counts)
+            ways = math.factorial(32) // (math.factorial(rest) * math.prod(map(math.factorial, counts)))
+            ways *= math.factorial(K) // (math.factorial(K - used)
+                                          * math.prod(math.factorial(i) ** c for i, c in enumerate(counts)))
+            ways *= _onto_at_least(K - used, rest, least)
+            total_shortfall = sum(c * u for c, u in zip(counts, shortfall, strict=True))
+            for name, t in thresholds.items():
+                if total_shortfall > t:
+                    failing[name] += ways
+            return
+        for c in range(left + 1):
+            counts[n] = c
+            visit(n + 1, left - c)
+        counts[n] = 0
+    visit(0, 32)
+    total = 32**K
+    printed, corrected = Fraction(failing["printed"], total), Fraction(failing["corrected"], total)
+    return {"K": K, "delta": delta, "mass": mass, "probability": printed,
+            "violates_printed": printed > delta, "probability_corrected": corrected,
+            "violates_corrected": corrected > delta}

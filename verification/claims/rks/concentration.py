@@ -18,9 +18,8 @@ from iln.features import RandomFourier
 from iln.random_streams import child, generator
 from verification import rules, statistics
 from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Source, register
-from verification.claims.rks.decisions import tail_point
 from verification.claims.rks.instances import class_instance, standardized
-from verification.verdicts import HOLDS, INCONCLUSIVE, VIOLATED, Verdict
+from verification.verdicts import HOLDS, Verdict
 
 # ------------------------------------------------------------------------------------------
 # rks.lemma4.hilbert_concentration
@@ -71,7 +70,7 @@ def lemma4_decide(records, config, alpha) -> Verdict:
             means[f"{law}/K={K}"] = float(np.mean(values))
             for delta in config["delta"]:
                 threshold = fc.hilbert_concentration_bound(1.0, K, delta) * math.sqrt(K)
-                points.append(tail_point(f"{law}/K={K}/delta={delta}", values, threshold, delta,
+                points.append(rules.tail_point(f"{law}/K={K}/delta={delta}", values, threshold, delta,
                                          {"law": law, "K": K, "delta": delta,
                                           "description": VECTOR_LAWS[law]}))
     return rules.probability_bound(LEMMA4_ID, points, alpha,
@@ -165,38 +164,17 @@ def rademacher_decide(records, config, alpha) -> Verdict:
     when a lower end exceeds ``C / sqrt(m)``, holds when every upper end is below it."""
     C = config["C"]
     keys = [f"{c}/K={K}/m={m}" for c in config["classes"] for K in config["K"] for m in config["m"]]
-    level = 1 - alpha / len(keys)
-    rows, worst, pvalue = {}, None, 1.0
+    points, exact_values = [], {}
     for key in keys:
         m = int(key.rsplit("m=", 1)[1])
-        values = np.array([r[key] for r in records])
-        bound = fc.rademacher_bound(C, m)
-        ci = statistics.mean_interval(values, 0.0, C, level)
-        row = {"mean": float(values.mean()), "interval": [ci.low, ci.high], "bound": bound,
-               "ratio": float(values.mean() / bound)}
+        points.append(rules.MeanPoint(key=key, values=[r[key] for r in records], bound=fc.rademacher_bound(C, m),
+                                      lower=0.0, upper=C, instance={"point": key}))
         if key.startswith("signs/"):
-            row["exact"] = fc.rademacher_sign_features(C, m)
-        rows[key] = row
-        excess = max(0.0, float(values.mean()) - bound)
-        pvalue = min(pvalue, min(1.0, len(keys) * math.exp(-2 * len(values) * (excess / C) ** 2)))
-        if worst is None or row["ratio"] > worst[1]["ratio"]:
-            worst = (key, row)
-    violated = [k for k, r in rows.items() if r["interval"][0] > r["bound"]]
-    holds = all(r["interval"][1] < r["bound"] for r in rows.values())
-    verdict = VIOLATED if violated else HOLDS if holds else INCONCLUSIVE
-    key, row = (violated[0], rows[violated[0]]) if violated else worst
-    n = len(records)
+            exact_values[key] = fc.rademacher_sign_features(C, m)
     exact = {f"m={m}": fc.rademacher_sign_features(C, m) / fc.rademacher_bound(C, m)
              for m in (2, 4, 16, 64, 256, 1024, 4096)}
-    return Verdict(
-        claim_id=RADEMACHER_ID, verdict=verdict,
-        rule="mean bound (exact-coverage interval, Hoeffding and empirical Bernstein)",
-        statistic=row["mean"], bound=row["bound"], interval=tuple(row["interval"]), level=level,
-        alpha=alpha, power=statistics.hoeffding_detectable_shift(n, 0.0, C, alpha / len(keys) / 2),
-        tightness=row["ratio"], elapsed_s=0.0, n_trials=n, pvalue=pvalue,
-        counterexample={"point": key, **row} if violated else None,
-        details={"points": rows, "exact_signs_ratio_to_bound": exact},
-    )
+    return rules.mean_bound(RADEMACHER_ID, points, alpha,
+                            {"exact_signs": exact_values, "exact_signs_ratio_to_bound": exact})
 
 
 def _rademacher_trials(m_max, C, n_keys, shift_fraction):

@@ -28,9 +28,9 @@ import numpy as np
 
 from iln import function_class as fc
 from iln.random_streams import child, generator
+from verification import rules
 from verification.catalog import Claim, Source, register
 from verification.claims.rks.approximation import _lemma1_trials
-from verification.claims.rks.decisions import bracketed, tail_point
 from verification.claims.rks.instances import DESCRIPTIONS, class_instance
 from verification.verdicts import HOLDS, Verdict
 
@@ -106,15 +106,15 @@ def _points(records, config, side, threshold):
                         info = {"instance": name, "loss": loss, "L": L, "K": K, "m": m, "delta": delta,
                                 "description": DESCRIPTIONS[name]}
                         key = f"{base}/delta={delta}"
-                        low.append(tail_point(key, [r[f"{base}/{side}_low"] for r in records], bound, delta, info))
-                        up.append(tail_point(key, [r[f"{base}/{side}_up"] for r in records], bound, delta, info))
+                        low.append(rules.tail_point(key, [r[f"{base}/{side}_low"] for r in records], bound, delta, info))
+                        up.append(rules.tail_point(key, [r[f"{base}/{side}_up"] for r in records], bound, delta, info))
     return low, up
 
 
 def lemma3_decide(records, config, alpha) -> Verdict:
     """Probability-bound rule on the events ``sup |R - R_emp| > eps_est`` (eq. 13), bracketed."""
     low, up = _points(records, config, "two", fc.estimation_bound)
-    return bracketed(LEMMA3_ID, low, up, alpha)
+    return rules.bracketed(LEMMA3_ID, low, up, alpha)
 
 
 def _eq24(L, C, c0, m, delta):
@@ -124,7 +124,7 @@ def _eq24(L, C, c0, m, delta):
 def thm2_decide(records, config, alpha) -> Verdict:
     """Probability-bound rule on ``sup (R - R_emp) > eq. (24)`` with the exact ``R_m[F_w]``."""
     low, up = _points(records, config, "one", _eq24)
-    return bracketed(THM2_ID, low, up, alpha)
+    return rules.bracketed(THM2_ID, low, up, alpha)
 
 
 _EQ13 = (r"\forall_{f \in \hat{\mathcal{F}}_w} \quad |\mathbf{R}[f] - \mathbf{R}_{emp}[f]| \le "

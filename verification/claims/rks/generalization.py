@@ -15,9 +15,8 @@ import functools
 from iln import function_class as fc
 from iln.baselines.kitchen_sinks import random_kitchen_sinks
 from iln.random_streams import child, generator
-from verification import statistics
+from verification import rules, statistics
 from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Source, register
-from verification.claims.rks.decisions import tail_point
 from verification.claims.rks.instances import DESCRIPTIONS, class_instance, risk_minimizer
 from verification.rules import probability_bound
 from verification.verdicts import HOLDS, Verdict
@@ -50,7 +49,7 @@ def excess_risk_decide(records, config, alpha) -> Verdict:
                 for m in config["m"]:
                     values = [r[f"{name}/{loss}/K={K}/m={m}"] for r in records]
                     for delta in config["delta"]:
-                        points.append(tail_point(
+                        points.append(rules.tail_point(
                             f"{name}/{loss}/K={K}/m={m}/delta={delta}", values,
                             fc.excess_risk_bound(L, C, c0, m, K, delta), 2 * delta,
                             {"instance": name, "loss": loss, "L": L, "K": K, "m": m, "delta": delta,

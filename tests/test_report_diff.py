@@ -1,0 +1,52 @@
+"""iln-verify diff: what changed between two reports (stores or summary.json files)."""
+
+import json
+
+import pytest
+
+from verification import cli, runner
+from verification.report import diff
+
+
+def _summary(tmp_path, name, claims, errata=None):
+    doc = {"schema_version": 2, "meta": {}, "claims": claims, "not_run": []}
+    if errata is not None:
+        doc["errata"] = errata
+    path = tmp_path / name
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_changed_verdicts_ratios_and_errata_are_listed_and_nothing_else(tmp_path, capsys):
+    old = _summary(tmp_path, "old.json", [
+        {"id": "a", "verdict": "holds", "tightness": 0.5},
+        {"id": "b", "verdict": "holds_after_correction", "verdict_printed": "violated", "worst_ratio": 17.0},
+        {"id": "gone", "verdict": "holds", "worst_ratio": 0.1}],
+        errata=[{"claim_id": "b", "kind": "counterexample", "corrected": "x <= 2"}])
+    new = _summary(tmp_path, "new.json", [
+        {"id": "a", "verdict": "inconclusive", "worst_ratio": 0.5},
+        {"id": "b", "verdict": "holds_after_correction", "verdict_printed": "violated", "worst_ratio": 17.0},
+        {"id": "added", "verdict": "holds", "worst_ratio": 0.2}],
+        errata=[{"claim_id": "b", "kind": "counterexample", "corrected": "x <= 3"}])
+    changes = diff.compare(diff.load(old), diff.load(new))
+    found = {(c.claim, c.field) for c in changes}
+    # a's ratio is the same number (from the older tightness): only its verdict changed.
+    assert found == {("a", "verdict"), ("added", "present"), ("gone", "present"),
+                     ("errata", "b (counterexample)")}
+    assert cli.main(["diff", str(old), str(new)]) == 0
+    out = capsys.readouterr().out
+    assert "holds -> inconclusive" in out
+    assert "x <= 2 -> x <= 3" in out
+
+
+def test_a_store_and_a_summary_can_be_compared_and_bad_paths_are_named(tmp_path, capsys):
+    store = tmp_path / "s.sqlite"
+    runner.run(["iln.lemma3.grad_norm"], profile="smoke", jobs=1, store=store, quiet=True)
+    summary = _summary(tmp_path, "old.json", [{"id": "iln.lemma3.grad_norm", "verdict": "violated", "worst_ratio": 2.0}])
+    changes = diff.compare(diff.load(summary), diff.load(store))
+    assert {(c.field, c.old, c.new) for c in changes if c.field == "verdict"} == {("verdict", "violated", "holds")}
+    assert cli.main(["diff", str(summary), str(tmp_path / "missing.json")]) == 2
+    assert "missing.json is not a file" in capsys.readouterr().err
+    (tmp_path / "x.json").write_text("[1, 2]")
+    with pytest.raises(ValueError, match=r"not a summary\.json"):
+        diff.load(tmp_path / "x.json")

@@ -1,0 +1,35 @@
+"""The decision rules of the harness: typed trial rows in, one :class:`~verification.verdicts.Verdict` out.
+
+Every claim hands its trials' summaries to one of these rules, and every verdict is built
+in :func:`verification.rules.grid.grid_verdict` or :func:`verification.rules.invariant.invariant`,
+so that a verdict's numbers mean the same thing whatever the claim:
+
+* :mod:`~verification.rules.probability`: ``P[A] <= p0`` at a grid of points, exact binomial
+  (Clopper-Pearson) intervals;
+* :mod:`~verification.rules.mean`: ``E[X] <= b`` at a grid of points, with intervals whose
+  level holds at the n used: Hoeffding and empirical Bernstein from an a-priori range, a
+  truncated range for the lower end of a variable bounded only below, and no verdict at all
+  where no range exists (a bootstrap or t interval at a level its n cannot support is shown,
+  never used to decide);
+* :mod:`~verification.rules.equivalence`: an equality (unbiasedness): holds only when the
+  interval lies inside a stated margin;
+* :mod:`~verification.rules.invariant`: a deterministic invariant on every round of every run;
+* :mod:`~verification.rules.family`: Holm's step-down over the claims of one run.
+
+Power means one thing for every rule: ``min_detectable_ratio``, the smallest statistic /
+bound (oriented so that above 1 the printed statement is exceeded) that the rule detects with
+probability at least :data:`verification.catalog.DESIGN_POWER` at its sample size and level.
+Each rule's p-value is that of the test that decides its ``violated``: a claim is violated at
+level ``a`` exactly when its p-value is at most ``a``, which is what Holm's procedure needs.
+"""
+
+from verification.rules.equivalence import EqualityPoint, equivalence
+from verification.rules.family import Family, holm_family
+from verification.rules.grid import PointDecision, grid_verdict, with_correction
+from verification.rules.invariant import invariant
+from verification.rules.mean import MeanPoint, mean_bound
+from verification.rules.probability import TailPoint, bracketed, probability_bound, tail_point
+
+__all__ = ["EqualityPoint", "Family", "MeanPoint", "PointDecision", "TailPoint", "bracketed", "equivalence",
+           "grid_verdict", "holm_family", "invariant", "mean_bound", "probability_bound", "tail_point",
+           "with_correction"]

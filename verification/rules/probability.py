@@ -1,0 +1,129 @@
+"""The probability-bound rule: ``P[A] <= p0`` at a grid of points, exact binomial intervals.
+
+At each point ``k`` events in ``n`` independent trials; one-sided Clopper-Pearson intervals
+at level ``1 - alpha / splits`` decide it: violated when the lower end exceeds the bound,
+holds when the upper end is below it.  The intervals invert the exact binomial test, so the
+level holds at every ``n``; the p-value is that test's, ``P[Bin(n, p0) >= k]``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from verification import statistics
+from verification.catalog import DESIGN_POWER
+from verification.rules.grid import PointDecision, grid_verdict
+from verification.verdicts import HOLDS, INCONCLUSIVE, VIOLATED, Verdict
+
+__all__ = ["TailPoint", "bracketed", "probability_bound", "tail_point"]
+
+RULE = "probability bound (exact binomial, Clopper-Pearson)"
+
+
+@dataclass(frozen=True)
+class TailPoint:
+    """One grid point of a probability bound: ``k`` events in ``n`` independent trials.
+
+    ``printed`` is the bound as printed; ``corrected`` the errata ledger's bound, or None
+    when the claim has no correction.  ``first_event`` is the index of the first trial
+    in which the event happened (for the counterexample).
+    """
+
+    key: str
+    k: int
+    n: int
+    printed: float
+    corrected: float | None = None
+    first_event: int | None = None
+    instance: Mapping | None = None
+
+
+def _sides(k: int, n: int, bound: float, level: float) -> tuple[bool, bool, tuple[float, float]]:
+    """(violated, holds, interval) of ``P <= bound``, each side one-sided at ``level``."""
+    low = statistics.clopper_pearson(k, n, level, alternative="greater").low
+    high = statistics.clopper_pearson(k, n, level, alternative="less").high
+    # A bound of 1 or more says nothing and holds trivially.
+    return low > bound, high < bound or bound >= 1.0, (low, high)
+
+
+def detectable_ratio(n: int, bound: float, tail: float) -> float:
+    """The smallest ``p / bound`` that the exact test of ``P <= bound`` at level ``tail``
+    detects with the design power from ``n`` trials; inf when no outcome rejects."""
+    if bound >= 1.0 or statistics.binomial_power(n, bound, 1.0, tail) < DESIGN_POWER:
+        return math.inf
+    p1 = statistics.binomial_detectable(n, bound, tail, DESIGN_POWER)
+    return p1 / bound if bound > 0 else math.inf if p1 > 0 else 1.0
+
+
+def probability_bound(claim_id: str, points: Sequence[TailPoint], alpha: float,
+                      details: Mapping | None = None) -> Verdict:
+    """The probability-bound rule over a grid of points, printed bound first.
+
+    Each point is tested at level ``1 - alpha / (c G)`` (G points, c = 2 when a corrected
+    bound is also tested, else 1); see :func:`verification.rules.grid.grid_verdict` for how
+    the points make one verdict.  A point whose bound is 1 or more, or at which not even
+    ``k = n`` would reject, cannot fail: it is reported and not counted as evidence.
+    """
+    splits = (2 if any(p.corrected is not None for p in points) else 1) * len(points)
+    level = 1 - alpha / splits
+    decisions = []
+    for p in points:
+        violated, holds, interval = _sides(p.k, p.n, p.printed, level)
+        frequency = p.k / p.n
+        ratio = frequency / p.printed if p.printed > 0 else math.inf if p.k else 0.0
+        mdr = detectable_ratio(p.n, p.printed, alpha / splits)
+        row = {"events": p.k, "trials": p.n, "frequency": frequency, "printed_bound": p.printed,
+               "interval": list(interval), "printed_violated": violated, "printed_holds": holds,
+               "ratio": ratio, "min_detectable_ratio": mdr, "can_fail": math.isfinite(mdr),
+               "power": statistics.binomial_detectable(p.n, p.printed, alpha / splits)
+               if p.printed < 1 else 1.0}
+        corrected = {}
+        if p.corrected is not None:
+            c_violated, c_holds, _ = _sides(p.k, p.n, p.corrected, level)
+            row.update(corrected_bound=p.corrected, corrected_violated=c_violated, corrected_holds=c_holds)
+            corrected = {"corrected_violated": c_violated, "corrected_holds": c_holds}
+        decisions.append(PointDecision(
+            key=p.key, statistic=frequency, bound=p.printed, interval=interval, ratio=ratio,
+            printed_violated=violated, printed_holds=holds,
+            pvalue=statistics.binomial_tail_pvalue(p.k, p.n, min(p.printed, 1.0)),
+            min_detectable_ratio=mdr, can_fail=math.isfinite(mdr),
+            counterexample={"point": p.key, **(p.instance or {}), "frequency": frequency,
+                            "printed_bound": p.printed, "trial_index": p.first_event},
+            row=row, **corrected))
+    return grid_verdict(claim_id, RULE, decisions, alpha=alpha, splits=splits,
+                        n_trials=max(p.n for p in points), details=details)
+
+
+def tail_point(key: str, values: Sequence[float], threshold: float, printed: float,
+               instance: Mapping | None = None) -> TailPoint:
+    """The grid point "value > threshold" over the trials, with its first event for the report."""
+    hits = np.asarray(values, dtype=np.float64) > threshold
+    first = int(np.argmax(hits)) if hits.any() else None
+    return TailPoint(key=key, k=int(hits.sum()), n=int(hits.size), printed=float(printed),
+                     first_event=first, instance={**(instance or {}), "threshold": float(threshold)})
+
+
+def bracketed(claim_id: str, lower: Sequence[TailPoint], upper: Sequence[TailPoint],
+              alpha: float, details: Mapping | None = None) -> Verdict:
+    """Probability bound on an event known only between two events ``A_low ⊆ A ⊆ A_up``.
+
+    ``P[A_low] <= P[A] <= P[A_up]`` (a supremum over a class bracketed by computable lower
+    and upper bounds): the claim holds when the rule finds that ``P[A_up]`` holds its bound
+    at every point, and is violated when it finds ``P[A_low]`` over it at some point (each
+    at ``alpha / 2``); otherwise inconclusive.  With exact events pass the same points twice.
+    """
+    up = probability_bound(claim_id, upper, alpha / 2)
+    low = probability_bound(claim_id, lower, alpha / 2)
+    if low.verdict == VIOLATED:
+        base, verdict = low, VIOLATED
+    else:
+        base, verdict = up, HOLDS if up.verdict == HOLDS else INCONCLUSIVE
+    extra = {**base.details, **(details or {}), "upper_event": up.details["points"],
+             "lower_event": low.details["points"]}
+    return replace(base, verdict=verdict, alpha=alpha, pvalue=min(1.0, 2 * low.pvalue),
+                   min_detectable_ratio=low.min_detectable_ratio,
+                   rule=RULE + " on events bracketing the supremum", details=extra)
