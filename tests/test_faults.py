@@ -25,7 +25,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from verification import catalog, cli, runner
+from verification import catalog, cli, incremental, runner
 from verification.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,8 +57,11 @@ def _records(path: Path, seed: int) -> dict:
     out = {}
     with Store(path) as db:
         for c in CLAIMS:
-            h = catalog.config_hash(catalog.get(c).config("smoke"))
-            out[c] = {i: r.record for i, r in db.existing_trials(seed, "smoke", c, h).items()}
+            # Trials are stored under their configuration and code (verification.incremental).
+            h = runner.trials_key(catalog.get(c).config("smoke"))
+            key = incremental.stored_trial_key(db, c, h, seed, "smoke")
+            # No key yet: a killed run never reached the claim.
+            out[c] = {} if key is None else {i: r.record for i, r in db.existing_trials(seed, "smoke", c, key).items()}
     return out
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from iln import theory
-from verification import catalog, runner
+from verification import catalog, fingerprint, runner
 from verification.selftest import __main__ as selftest_cli
 from verification.selftest import campaign, defects, injection
 from verification.selftest.mutation import mutation_campaign
@@ -148,14 +148,15 @@ def test_selftest_usage_errors_exit_2_with_one_line(argv, message, capsys, tmp_p
     assert len(err.strip().splitlines()) == 1
 
 
-def test_a_unit_computed_again_for_changed_code_does_not_reuse_the_old_codes_trials(
+def test_a_unit_computed_again_for_changed_code_runs_only_the_trials_of_changed_code(
         tmp_path, monkeypatch, capsys):
     out, work = tmp_path / "selftest.json", tmp_path / "work"
     argv = ["--claims", DECISION_CLAIM, "--profile", "smoke", "--seeds", "1", "--jobs", "1",
             "--quiet", "--parts", "false_alarms", "--workdir", str(work), "--out", str(out)]
     assert selftest_cli.main(argv) == 0, capsys.readouterr()
-    (old,) = work.rglob("seed-0.sqlite")
-    with Store(old) as db:
+    (store,) = work.rglob("seed-0.sqlite")
+    assert store.parent.name == selftest_cli.TRIAL_STORES  # shared by every version of the code
+    with Store(store) as db:
         n_trials = db.count_trials()
     assert n_trials > 0
 
@@ -165,12 +166,24 @@ def test_a_unit_computed_again_for_changed_code_does_not_reuse_the_old_codes_tri
     ran = []
     real_run = runner.run_batch
     monkeypatch.setattr(runner, "run_batch", lambda *a, **kw: ran.append(a[3]) or real_run(*a, **kw))
+    # Other code, but not the code the claim's trials reach: the unit is decided again from
+    # the stored trials.
     assert selftest_cli.main(argv) == 0
     assert json.loads(out.read_text())["fingerprint"] == changed
-    # every trial ran again, none was read from the old code's store, which is left as it was
+    assert ran == []
+
+    # A function the trials reach is edited: every trial runs again, none is read from the old
+    # code's, which stay in the store.
+    monkeypatch.setattr(campaign, "code_fingerprint", lambda *a, **kw: {**changed, "sha256": "d" * 64})
+    monkeypatch.setattr(selftest_cli, "code_fingerprint", lambda *a, **kw: {**changed, "sha256": "d" * 64})
+    real_index = fingerprint.current_index
+    edited = "iln/estimator.py:estimate_scalar_product"
+    monkeypatch.setattr(fingerprint, "current_index",
+                        lambda *a, **kw: fingerprint.CodeIndex({**real_index(*a, **kw).digests, edited: "edited"}))
+    assert selftest_cli.main(argv) == 0
     assert sum(len(batch) for batch in ran) == n_trials
-    assert sorted(p.parent.name for p in work.rglob("seed-0.sqlite")) == sorted([old.parent.name,
-                                                                                  "c" * 16])
+    with Store(store) as db:
+        assert db.count_trials() == 2 * n_trials
 
 
 def test_only_a_stable_claim_flags_a_defect():

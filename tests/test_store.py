@@ -21,6 +21,7 @@ import pytest
 from verification import store as store_module
 from verification.store import (
     SCHEMA_VERSION,
+    CodeState,
     CorruptStoreError,
     IncompatibleStoreError,
     RunRow,
@@ -218,6 +219,67 @@ def test_file_records_schema_version_and_wal_mode(tmp_path):
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         meta = dict(conn.execute("SELECT key, value FROM meta"))
     assert meta == {"schema_version": str(SCHEMA_VERSION), "created_by": "iln-verify 0.1.0"}
+
+
+def _rows(path: Path, tables=("trials", "verdicts", "runs")) -> dict[str, list]:
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall() for t in tables}
+
+
+def _as_version_1(path: Path) -> None:
+    """Turn a store into one written by schema version 1 (no code states)."""
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.execute("DROP TABLE code_states")
+        conn.execute("DROP TABLE reach")
+        conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+        conn.execute("PRAGMA user_version = 1")
+        conn.commit()
+
+
+def test_a_version_1_store_is_migrated_and_keeps_every_row(tmp_path):
+    path = tmp_path / "s.sqlite"
+    with Store(path, created_by="0.1.0") as store:
+        store.add_trials(*KEY, [(i, {"v": i}, 0.1) for i in range(3)])
+        store.save_verdict(7, "smoke", KEY[2], {"verdict": "holds"})
+        store.finish_run(store.start_run({"seed": 7, "profile": "smoke"}), {})
+    _as_version_1(path)
+    before = _rows(path)
+    with Store(path) as store:
+        assert store.code_states(KEY[2]) == []
+        assert store.existing_trials(*KEY)[2].record == {"v": 2}
+        assert store.created_by == "0.1.0"
+    assert _rows(path) == before
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        meta = dict(conn.execute("SELECT key, value FROM meta"))
+    assert meta["schema_version"] == str(SCHEMA_VERSION)
+    assert "migrated_from_1" in meta
+
+
+def test_code_states_and_reach_round_trip(tmp_path):
+    path = tmp_path / "s.sqlite"
+    seed, profile, claim, _ = KEY
+    with Store(path) as store:
+        for code_id, traced in (("c1", False), ("c2", True)):
+            store.save_code_state(CodeState(seed, profile, claim, "cfg", code_id, "cfg@c1",
+                                            {"iln/a.py:f": "d1"}, {"numpy": "2"}, traced))
+        store.save_code_state(CodeState(seed, "quick", claim, "cfg", "c3", "cfg@c3", {}, {}, False))
+        states = store.code_states(claim, seed=seed, profile=profile, config_hash="cfg")
+        assert [(s.code_id, s.traced) for s in states] == [("c2", True), ("c1", False)]  # latest first
+        assert states[0].units == {"iln/a.py:f": "d1"}
+        assert len(store.code_states(claim)) == 3
+        assert store.reach(*KEY) == ([], 0)
+        assert store.add_trials(*KEY, [(0, {}, 0.0), (1, {}, 0.0)], reached=["iln/a.py:f"]) == 2
+        # A trial stored already is not counted again; the functions are a union.
+        assert store.add_trials(*KEY, [(1, {}, 0.0), (2, {}, 0.0)], reached=["iln/b.py:g"]) == 1
+        assert store.add_trials(*KEY, [(3, {}, 0.0)]) == 1  # untraced
+        assert store.reach(*KEY) == (["iln/a.py:f", "iln/b.py:g"], 3)
+        with pytest.raises(TypeError, match="state must be a CodeState"):
+            store.save_code_state({"code_id": "c"})
+        copy = store.save_without_trials(tmp_path / "copy.sqlite")
+    with Store(copy) as small:
+        assert small.code_states(claim) == []
+        assert small.reach(*KEY) == ([], 0)
 
 
 def test_an_empty_file_becomes_a_store(tmp_path):

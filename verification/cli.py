@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from verification import catalog, runner
+from verification import catalog, fingerprint, incremental, runner
 from verification.store import Store, StoreError
 
 __all__ = ["main"]
@@ -74,6 +74,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--store", type=Path, default=runner.DEFAULT_STORE)
     p.add_argument("--json", type=Path, metavar="PATH", help="write the run's results as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--changed", nargs="?", const="", default=None, metavar="REV",
+                   help="run only the claims whose code differs from that of their stored trials "
+                        "(or, with REV, from the code at git revision REV)")
     p = sub.add_parser("show", help="show a claim and its latest verdict")
     p.add_argument("claim", metavar="CLAIM")
     p.add_argument("--store", type=Path, default=runner.DEFAULT_STORE)
@@ -139,8 +142,15 @@ def _run(args) -> int:
             raise UsageError(f"unknown claim id {claim_id!r} (iln-verify list shows the catalog)")
     if args.json is not None and not args.json.parent.exists():
         raise UsageError(f"--json: directory {args.json.parent} does not exist")
-    result = runner.run(args.claims, profile=args.profile, seed=args.seed, jobs=args.jobs,
+    claims = args.claims
+    if args.changed is not None:
+        claims = _changed_claims(args, known)
+        if not claims:
+            print(f"no claim changed {_since(args)}: nothing to run")
+            return EXIT_OK
+    result = runner.run(claims, profile=args.profile, seed=args.seed, jobs=args.jobs,
                         scheduler=args.scheduler, store=args.store, quiet=args.quiet)
+    _print_reuse(result.meta.get("reuse", {}))
     for o in result.outcomes:
         v = o.verdict
         mark = "ok " if o.matches else "DIFFERS"
@@ -156,6 +166,40 @@ def _run(args) -> int:
     print(f"all {len(result.outcomes)} verdicts as expected (seed {args.seed}, profile {args.profile}, "
           f"{result.meta['elapsed_s']:.1f} s)")
     return EXIT_OK
+
+
+def _since(args) -> str:
+    return f"since git revision {args.changed}" if args.changed else "since the stored trials"
+
+
+def _changed_claims(args, known: dict) -> list[str]:
+    """The claims of ``--changed``, each printed with what changed."""
+    selected = [known[c] for c in (args.claims or known)]
+    hashes = {c.id: runner.trials_key(c.config(args.profile)) for c in selected}
+    if not args.store.exists() and not args.changed:
+        return [c.id for c in selected]  # nothing stored: every claim runs
+    try:
+        with Store(args.store) as db:
+            changed = incremental.changed_since(db, selected, hashes, args.seed, args.profile,
+                                                args.changed or None)
+    except fingerprint.GitRevisionError as error:
+        raise UsageError(str(error)) from None
+    for claim_id, why in changed.items():
+        print(f"changed {claim_id}: {why}")
+    if changed:
+        print(f"{len(changed)} of {len(selected)} claims changed {_since(args)}")
+    return list(changed)
+
+
+def _print_reuse(notes: dict[str, str]) -> None:
+    """Which claims' stored trials the run reused, and why the others ran again."""
+    reused = [c for c, note in notes.items() if note.startswith("reused")]
+    if reused:
+        print(f"reused the stored trials of {len(reused)} claims (code unchanged): {', '.join(reused)}")
+    for claim_id, note in notes.items():
+        if claim_id not in reused:
+            verb, _, why = note.partition(": ")
+            print(f"{verb} {claim_id}: {why}")
 
 
 def _open_existing(path: Path) -> Store:

@@ -5,7 +5,10 @@ A run is ``(seed, profile, claims)``.  Trial ``i`` of claim ``c`` gets the seed
 master seed, the claim id and the index, so the numbers are the same whatever
 runs them (one process, ``--jobs N`` local processes or a Dask cluster).
 Finished batches go to the SQLite store at once; a run started again with the
-same seed and profile runs only the trials the store lacks (resume).  Verdicts
+same seed and profile runs only the trials the store lacks (resume).  A claim's
+trials are stored under its configuration and the code they reach, so a run
+after an edit reruns only the claims whose trials reach it
+(:mod:`verification.incremental`).  Verdicts
 are decided when every trial is in, with the run's family-wise false-alarm
 budget split over the claims by Holm's step-down procedure.
 """
@@ -29,18 +32,21 @@ from pathlib import Path
 import numpy as np
 
 from iln.random_streams import child
-from verification import catalog, rules
+from verification import catalog, incremental, reach, rules
 from verification.catalog import Claim
 from verification.store import Store
 from verification.verdicts import ERROR, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, VIOLATED, Verdict
 
-__all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "ClaimOutcome", "RunResult", "run", "run_batch", "trials_key"]
+__all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "ClaimOutcome", "RunResult", "run", "run_batch", "run_batch_traced",
+           "trials_key"]
 
 #: the run's family-wise false-alarm budget (DESIGN.md: 1e-3 in CI).
 DEFAULT_ALPHA = 1e-3
 DEFAULT_STORE = Path(".iln-verify") / "store.sqlite"
 #: trials per task: large enough to amortise a task's overhead, small enough to resume finely.
 BATCH_SIZE = 50
+#: this module, as :mod:`verification.reach` names files.
+_RUNNER_FILE = "verification/runner.py"
 
 
 @dataclass(frozen=True)
@@ -137,6 +143,50 @@ def error_verdict(claim_id: str, stage: str, error: str, *, seed: int, profile: 
                  "reproduce": f"iln-verify run {claim_id} --profile {profile} --seed {seed}"})
 
 
+def run_batch_traced(claim_id: str, config: dict, seed: int, indices: Sequence[int],
+                     run_token: str) -> tuple[list[tuple[int, dict, float]], list[str]]:
+    """:func:`run_batch`, with the batch's first trial traced: also the functions it ran
+    (:mod:`verification.reach`), which stand for the batch's.
+
+    Tracing slows Python code down by up to three times, so only one trial per batch is traced;
+    a traced trial whose code reads a clock (its record holds timings) is computed again
+    untraced.  ``run_token`` names the run: a process starting another run's or another claim's
+    trials clears the claim modules' caches first, so that the traced trial computes them.
+    """
+    catalog.get(claim_id)  # the catalog's imports run before tracing: no trial's code
+    first, rest = list(indices[:1]), list(indices[1:])
+    with reach.traced((claim_id, run_token)) as recorder:
+        rows = run_batch(claim_id, config, seed, first)
+    # The runner's own clock (a trial's elapsed_s) is not the trial's record.
+    if recorder.reads_clock(besides=[_RUNNER_FILE]):
+        rows = run_batch(claim_id, config, seed, first)
+    if any(TRIAL_ERROR in record for _, record, _ in rows):
+        return rows, recorder.functions()  # a trial that raised ends its batch (run_batch)
+    return rows + run_batch(claim_id, config, seed, rest), recorder.functions()
+
+
+def _keyed_trials(db: Store, claims: list[Claim], hashes: dict[str, str], seed: int, profile: str,
+                  defect: str | None) -> dict[str, incremental.Keying]:
+    """Each claim's trial key (:mod:`verification.incremental`); a self-test run's trials keep
+    the defect's configuration hash, since the defect is not in the code on disk."""
+    if defect is not None:
+        return {c.id: incremental.Keying(hashes[c.id], True, "self-test defect") for c in claims}
+    return incremental.plan(db, claims, hashes, seed, profile)
+
+
+def _reuse_notes(keys: dict[str, incremental.Keying], have: dict[str, int], n: dict[str, int]) -> dict[str, str]:
+    """One phrase per claim: which stored trials the run reuses, or why it runs them again."""
+    out = {}
+    for claim_id, k in keys.items():
+        if not k.matched:
+            out[claim_id] = f"reran: {k.why}"
+        elif have[claim_id] == n[claim_id]:
+            out[claim_id] = f"reused {n[claim_id]} trials: code unchanged ({k.why})"
+        else:
+            out[claim_id] = f"resumed: {have[claim_id]} of {n[claim_id]} trials stored"
+    return out
+
+
 def _worker_init(defect: str | None = None) -> None:
     # Each worker process is one unit of parallelism: numba threads inside it would
     # oversubscribe the cores (the numbers do not depend on the thread count).
@@ -209,8 +259,9 @@ def _progress(total: int, quiet: bool):
                 mininterval=0.5 if interactive else 30.0, file=sys.stderr)
 
 
-def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect: str | None = None) -> None:
-    """Run ``tasks`` (tuples of run_batch arguments) and call ``on_done(task, result)`` as each ends.
+def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect: str | None = None,
+             function: Callable = run_batch) -> None:
+    """Run ``tasks`` (tuples of ``function``'s arguments) and call ``on_done(task, result)`` as each ends.
 
     ``defect`` (a self-test run) is planted in every worker before its first trial.
     """
@@ -225,7 +276,7 @@ def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect:
                 plugin = DefectPlugin(defect)
                 client.register_plugin(plugin, name=plugin.name)
             try:
-                futures = {client.submit(run_batch, *task, pure=False): task for task in tasks}
+                futures = {client.submit(function, *task, pure=False): task for task in tasks}
                 for future in as_completed(futures):
                     on_done(futures[future], future.result())
             finally:
@@ -235,12 +286,12 @@ def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect:
         return
     if jobs == 1:
         for task in tasks:
-            on_done(task, run_batch(*task))
+            on_done(task, function(*task))
         return
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
                                                 initializer=_worker_init, initargs=(defect,)) as pool:
-        futures = {pool.submit(run_batch, *task): task for task in tasks}
+        futures = {pool.submit(function, *task): task for task in tasks}
         try:
             for future in concurrent.futures.as_completed(futures):
                 on_done(futures[future], future.result())
@@ -352,33 +403,46 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                 f"{platform.system()} {platform.release()}", "command": _command()}
         # Read what the store holds before writing to it: a store damaged inside then stops
         # the run with a StoreError and is left as it was.
-        tasks = []
+        keys = _keyed_trials(db, [c for c in claims if c.id not in failed], hashes, seed, profile, defect)
+        tasks, stored = [], {}
         for c in claims:
             if c.id in failed:
                 continue
-            have = db.existing_trials(seed, profile, c.id, hashes[c.id])
+            have = db.existing_trials(seed, profile, c.id, keys[c.id].trial_key)
+            stored[c.id] = len(have)
             missing = [i for i in range(configs[c.id]["n_trials"]) if i not in have]
             tasks += [(c.id, configs[c.id], seed, missing[k:k + BATCH_SIZE])
                       for k in range(0, len(missing), BATCH_SIZE)]
+        meta["reuse"] = _reuse_notes(keys, stored, {c: configs[c]["n_trials"] for c in keys})
+        incremental.save_new_states(db, keys.values())
         run_id = db.start_run(meta)
+        # An ordinary run traces its trials (the self-test's defects are not in the code on disk).
+        token = None if defect is not None else f"{os.getpid()}-{time.time_ns()}"
         with _progress(sum(len(t[3]) for t in tasks), quiet) as bar:
             def store_batch(task, result):
-                good = [r for r in result if TRIAL_ERROR not in r[1]]
+                rows, reached = result if token is not None else (result, None)
+                good = [r for r in rows if TRIAL_ERROR not in r[1]]
                 if good:
-                    db.add_trials(seed, profile, task[0], hashes[task[0]], good)
-                for _, record, _ in result:
+                    db.add_trials(seed, profile, task[0], keys[task[0]].trial_key, good, reached)
+                for _, record, _ in rows:
                     if TRIAL_ERROR in record and task[0] not in failed:
                         info = record[TRIAL_ERROR]
                         failed[task[0]] = error_verdict(task[0], "trial", info["exception"], seed=seed,
                                                         profile=profile, trial_index=info["trial_index"])
-                bar.update(len(result))
+                bar.update(len(rows))
 
-            _execute(tasks, jobs, scheduler, store_batch, defect)
+            _execute([(*t, token) for t in tasks] if token is not None else tasks, jobs, scheduler,
+                     store_batch, defect, run_batch_traced if token is not None else run_batch)
+        if token is not None:
+            for c in claims:
+                if c.id not in failed:
+                    incremental.record_reach(db, c, hashes[c.id], keys[c.id], seed, profile,
+                                             configs[c.id]["n_trials"])
 
         records, elapsed = {}, {}
         decided = [c for c in claims if c.id not in failed]
         for c in decided:
-            rows = db.existing_trials(seed, profile, c.id, hashes[c.id])
+            rows = db.existing_trials(seed, profile, c.id, keys[c.id].trial_key)
             n = configs[c.id]["n_trials"]
             if sorted(rows) != list(range(n)):
                 raise RuntimeError(f"claim {c.id}: the store holds {len(rows)} of {n} trials after the run")

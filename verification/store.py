@@ -21,9 +21,20 @@ round-trip exactly, infinities and NaN included.  Strict JSON parsers, SQLite's 
 among them, reject those tokens.  The round trip is exact for JSON's own types (dicts with str
 keys, lists, str, int, float, bool, None); tuples come back as lists, non-str keys as str.
 
+Code states.  A claim's trials are stored under a *trial key*, its configuration hash and the
+id of the code they ran (:mod:`verification.incremental`).  The ``code_states`` table says,
+for each ``(seed, profile, claim, configuration)``, which code states label which trial key:
+the digest of every unit of code the trials reach (:mod:`verification.fingerprint`) and the
+package versions.  The ``reach`` table gathers, batch by batch and in the batch's transaction,
+the functions the trials of a key were traced running (:mod:`verification.reach`; the trace of
+a batch's first trial stands for the batch), and how many stored trials lie in traced batches.
+
 Schema version.  :data:`SCHEMA_VERSION` is written into the file (``PRAGMA user_version`` and the
-``meta`` table).  A file of another version is refused with :class:`IncompatibleStoreError`
-after a read-only look and left as it was: no store is ever migrated in place.
+``meta`` table).  A store of version 1 (before code states) is migrated when opened: the two
+tables are added in one transaction and nothing stored is changed; its trials, stored under
+configuration hashes that name no code, are kept but not reused, since the code that computed
+them is unknown.  A file of any other version is refused with :class:`IncompatibleStoreError`
+after a read-only look and left as it was.
 
 Run lock.  One run at a time writes a store: :meth:`Store.run_lock` takes an exclusive
 ``flock`` on the side file ``<path>.lock``.  The kernel drops it when the holder dies, however
@@ -59,6 +70,7 @@ from typing import Any
 
 __all__ = [
     "SCHEMA_VERSION",
+    "CodeState",
     "CorruptStoreError",
     "IncompatibleStoreError",
     "RunRow",
@@ -69,8 +81,8 @@ __all__ = [
     "VerdictRow",
 ]
 
-#: version of the file layout; a store of any other version is refused, never migrated.
-SCHEMA_VERSION = 1
+#: version of the file layout; version 1 is migrated when opened, any other is refused.
+SCHEMA_VERSION = 2
 #: how long a statement waits for another connection's write lock before failing.
 BUSY_TIMEOUT_S = 30.0
 
@@ -114,6 +126,33 @@ _SCHEMA = (
         meta TEXT NOT NULL
     )""",
 )
+#: the tables version 2 added: the code behind each stored trial key.
+_CODE_SCHEMA = (
+    """CREATE TABLE code_states (
+        seed INTEGER NOT NULL,
+        profile TEXT NOT NULL,
+        claim_id TEXT NOT NULL,
+        config_hash TEXT NOT NULL,
+        code_id TEXT NOT NULL,
+        trial_key TEXT NOT NULL,
+        units TEXT NOT NULL,
+        versions TEXT NOT NULL,
+        traced INTEGER NOT NULL,
+        save_seq INTEGER NOT NULL,
+        PRIMARY KEY (seed, profile, claim_id, config_hash, code_id)
+    )""",
+    """CREATE TABLE reach (
+        seed INTEGER NOT NULL,
+        profile TEXT NOT NULL,
+        claim_id TEXT NOT NULL,
+        trial_key TEXT NOT NULL,
+        functions TEXT NOT NULL,
+        traced INTEGER NOT NULL,
+        PRIMARY KEY (seed, profile, claim_id, trial_key)
+    )""",
+)
+#: the versions a store is migrated from, to :data:`SCHEMA_VERSION`.
+MIGRATED_VERSIONS = (1,)
 
 
 class StoreError(Exception):
@@ -149,6 +188,41 @@ class TrialRow:
     trial_index: int
     record: dict[str, Any]
     elapsed_s: float
+
+
+@dataclass(frozen=True)
+class CodeState:
+    """The code that a claim's stored trials ran, and the trial key they are stored under.
+
+    Attributes
+    ----------
+    seed, profile, claim_id : int, str, str
+        The run and claim of the trials.
+    config_hash : str
+        Digest of the claim's configuration.
+    code_id : str
+        Digest of ``units`` and ``versions`` (:func:`verification.fingerprint.code_id`).
+    trial_key : str
+        What the trials are stored under (the ``config_hash`` argument of
+        :meth:`Store.existing_trials`).
+    units : dict of str to str
+        Each unit of code the trials reach (``"path:name"``) and its digest.
+    versions : dict of str to str
+        The interpreter's and packages' versions.
+    traced : bool
+        True when ``units`` is the traced reach of every trial; False for the conservative
+        set used before any trial was traced.
+    """
+
+    seed: int
+    profile: str
+    claim_id: str
+    config_hash: str
+    code_id: str
+    trial_key: str
+    units: dict[str, str]
+    versions: dict[str, str]
+    traced: bool
 
 
 @dataclass(frozen=True)
@@ -277,6 +351,8 @@ class Store:
                     version = conn.execute("PRAGMA user_version").fetchone()[0]
                     if version == 0:
                         _create_schema(conn, created_by)
+                    elif version in MIGRATED_VERSIONS:
+                        _migrate(conn, version)
                     elif version != SCHEMA_VERSION:
                         raise _incompatible(self.path, version)
                 except BaseException:
@@ -376,6 +452,7 @@ class Store:
         claim_id: str,
         config_hash: str,
         trials: Iterable[tuple[int, dict[str, Any], float]],
+        reached: Iterable[str] | None = None,
     ) -> int:
         """Add a batch of trials in one transaction, skipping those already stored.
 
@@ -387,6 +464,12 @@ class Store:
             ``(trial_index, record, elapsed_s)``: index ``>= 0``, a JSON-serialisable record,
             finite seconds ``>= 0``.  The whole batch is checked and encoded before anything
             is written; then either all of it is committed or none of it.
+        reached : iterable of str, optional
+            The functions the batch's trials were traced running
+            (:meth:`verification.reach.Recorder.functions`; those of the batch's first
+            trial stand for the batch's).  Added, in the same transaction, to the key's reach,
+            whose count of traced trials grows by the new trials.  None: the batch was not
+            traced.
 
         Returns
         -------
@@ -415,6 +498,7 @@ class Store:
             if not (math.isfinite(elapsed_s) and elapsed_s >= 0):
                 raise ValueError(f"{name}.elapsed_s must be finite and >= 0, got {elapsed_s!r}")
             rows.append((*key, trial_index, _encode(record, f"{name}.record"), elapsed_s))
+        functions = None if reached is None else sorted({_text(f, "reached[]") for f in reached})
         if not rows:
             return 0
         with self._transaction("adding trials") as conn:
@@ -425,7 +509,54 @@ class Store:
                 rows,
             )
             # executemany sums the changes of each row; an ignored duplicate changes nothing.
-            return cursor.rowcount
+            added = cursor.rowcount
+            if functions is not None:
+                _add_reach(conn, key, functions, added)
+            return added
+
+    def reach(self, seed: int, profile: str, claim_id: str, trial_key: str) -> tuple[list[str], int]:
+        """The functions the trials of a key were traced running, and how many trials were
+        traced (``([], 0)`` when none was)."""
+        key = _trial_key(seed, profile, claim_id, trial_key)
+        rows = self._query(
+            "reading the reach",
+            "SELECT functions, traced FROM reach"
+            " WHERE seed = ? AND profile = ? AND claim_id = ? AND trial_key = ?",
+            key,
+        )
+        return (_decode(rows[0][0]), rows[0][1]) if rows else ([], 0)
+
+    # -- code states ---------------------------------------------------------------------
+
+    def save_code_state(self, state: CodeState) -> None:
+        """Save a code state, replacing one of the same code id; it becomes the latest."""
+        if not isinstance(state, CodeState):
+            raise TypeError(f"state must be a CodeState, got {type(state).__name__}")
+        key = _trial_key(state.seed, state.profile, state.claim_id, state.config_hash)
+        values = (*key, _text(state.code_id, "state.code_id"), _text(state.trial_key, "state.trial_key"),
+                  _encode(state.units, "state.units"), _encode(state.versions, "state.versions"),
+                  int(bool(state.traced)))
+        with self._transaction("saving a code state") as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO code_states"
+                " (seed, profile, claim_id, config_hash, code_id, trial_key, units, versions, traced,"
+                " save_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                " (SELECT coalesce(max(save_seq), 0) + 1 FROM code_states))",
+                values,
+            )
+
+    def code_states(self, claim_id: str, *, seed: int | None = None, profile: str | None = None,
+                    config_hash: str | None = None) -> list[CodeState]:
+        """The saved code states of a claim, optionally of one seed, profile and configuration;
+        the latest saved first."""
+        where, params = _filters(claim_id=claim_id, seed=seed, profile=profile, config_hash=config_hash)
+        rows = self._query(
+            "reading code states",
+            "SELECT seed, profile, claim_id, config_hash, code_id, trial_key, units, versions, traced"
+            f" FROM code_states{where} ORDER BY save_seq DESC",
+            params,
+        )
+        return [CodeState(*row[:6], _decode(row[6]), _decode(row[7]), bool(row[8])) for row in rows]
 
     def count_trials(
         self, seed: int | None = None, profile: str | None = None, claim_id: str | None = None
@@ -586,7 +717,9 @@ class Store:
             copy = sqlite3.connect(target)
             try:
                 self._connection().backup(copy)
-                copy.execute("DELETE FROM trials")
+                # Code states and reach describe trials: without them they would only mislead.
+                for table in ("trials", "code_states", "reach"):
+                    copy.execute(f"DELETE FROM {table}")
                 copy.commit()
                 copy.execute("PRAGMA journal_mode=DELETE")
                 copy.execute("VACUUM")
@@ -699,7 +832,7 @@ def _check_before_writing(path: Path) -> None:
             f"store {path} is not an SQLite database (corrupted?); left unchanged"
         )
     version, n_objects = _peek_read_only(path)
-    if version == SCHEMA_VERSION or (version == 0 and n_objects == 0):
+    if version in (SCHEMA_VERSION, *MIGRATED_VERSIONS) or (version == 0 and n_objects == 0):
         return
     raise _incompatible(path, version)
 
@@ -728,13 +861,41 @@ def _peek_read_only(path: Path) -> tuple[int, int]:
 
 def _create_schema(conn: sqlite3.Connection, created_by: str) -> None:
     # One statement at a time: executescript() would commit the enclosing transaction.
-    for statement in _SCHEMA:
+    for statement in (*_SCHEMA, *_CODE_SCHEMA):
         conn.execute(statement)
     conn.executemany(
         "INSERT INTO meta (key, value) VALUES (?, ?)",
         [("schema_version", str(SCHEMA_VERSION)), ("created_by", created_by)],
     )
     conn.execute(f"PRAGMA user_version = {int(SCHEMA_VERSION)}")
+
+
+def _migrate(conn: sqlite3.Connection, version: int) -> None:
+    """Bring a store of an older version to :data:`SCHEMA_VERSION` inside the open transaction.
+
+    Version 1 lacks the code-state tables: they are added, and no stored row changes.
+    """
+    if version == 1:
+        for statement in _CODE_SCHEMA:
+            conn.execute(statement)
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)",
+                 (str(SCHEMA_VERSION),))
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                 (f"migrated_from_{version}", _now()))
+    conn.execute(f"PRAGMA user_version = {int(SCHEMA_VERSION)}")
+
+
+def _add_reach(conn: sqlite3.Connection, key: tuple[int, str, str, str], functions: list[str],
+               traced: int) -> None:
+    row = conn.execute(
+        "SELECT functions, traced FROM reach WHERE seed = ? AND profile = ? AND claim_id = ?"
+        " AND trial_key = ?", key).fetchone()
+    known, count = (_decode(row[0]), row[1]) if row else ([], 0)
+    conn.execute(
+        "INSERT OR REPLACE INTO reach (seed, profile, claim_id, trial_key, functions, traced)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (*key, _encode(sorted(set(known) | set(functions)), "reached"), count + traced),
+    )
 
 
 def _incompatible(path: Path, version: int) -> IncompatibleStoreError:
@@ -800,14 +961,14 @@ def _filters(**given: Any) -> tuple[str, tuple[Any, ...]]:
     return (" WHERE " + " AND ".join(clauses) if clauses else ""), tuple(params)
 
 
-def _encode(value: dict[str, Any], name: str) -> str:
+def _encode(value: Any, name: str) -> str:
     try:
         return json.dumps(value, allow_nan=True, ensure_ascii=False)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"{name} must be JSON-serialisable: {_one_line(exc)}") from None
 
 
-def _decode(text: str) -> dict[str, Any]:
+def _decode(text: str) -> Any:
     # json.loads reads back the NaN and Infinity tokens that allow_nan wrote.
     return json.loads(text)
 

@@ -38,6 +38,8 @@ __all__ = ["main"]
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
 DEFAULT_WORKDIR = Path(".iln-verify") / "selftest"
+#: the subdirectory of ``--workdir`` holding the false-alarm seeds' stores, for every code.
+TRIAL_STORES = "by-code"
 
 
 class UsageError(Exception):
@@ -134,17 +136,12 @@ def _report_line(doc: dict) -> str:
 def _stores_of_this_code(workdir: Path) -> Path:
     """The subdirectory of ``workdir`` for the code as it is now.
 
-    The stores key trials by claim, configuration, seed and defect, not by code: a unit the
-    campaign computes again because the code changed must not find the old code's trials.
+    A defect's store keys trials by claim, configuration, seed and defect, not by code, and the
+    control's must hold only trials run under the reach recorders: a unit the campaign computes
+    again because the code changed must not find the old code's trials.  (The seeds' stores
+    key trials by code, and are shared: :attr:`campaign.Plan.trial_stores`.)
     """
     return workdir / code_fingerprint()["sha256"][:16]
-
-
-def _store_of(plan: campaign.Plan, seed: int) -> Path:
-    """The store the campaign's run of master ``seed`` wrote (the control's, for the mutation seed)."""
-    if seed == plan.mutation_seed and plan.runs_defects:
-        return campaign._control_store(plan)
-    return plan.workdir / f"seed-{seed}.sqlite"
 
 
 def _run(args) -> int:
@@ -167,16 +164,17 @@ def _run(args) -> int:
     plan = campaign.Plan(defects=planted, seeds=list(range(args.seeds)), mutation_seed=args.seed,
                          profile=args.profile, claims=claims, parts=tuple(parts),
                          jobs=args.jobs or os.cpu_count() or 1, scheduler=args.scheduler,
-                         workdir=_stores_of_this_code(args.workdir), checkout=checkout)
+                         workdir=_stores_of_this_code(args.workdir), checkout=checkout,
+                         trial_stores=args.workdir / TRIAL_STORES)
     _say(args.quiet, f"self-test: {len(plan.unit_ids())} units ({', '.join(parts)}), "
                      f"{len(claims)} claims, profile {args.profile}")
     budget = None if args.budget_minutes is None else 60.0 * args.budget_minutes
     doc = campaign.run_campaign(plan, args.out, budget_s=budget,
                                 say=lambda line: _say(args.quiet, line),
                                 command=["python -m verification.selftest", *sys.argv[1:]])
-    if explain.annotate(doc, doc["meta"]["expected"], lambda seed: _store_of(plan, seed), plan.profile):
+    if explain.annotate(doc, doc["meta"]["expected"], lambda seed: campaign.store_of(plan, seed), plan.profile):
         _say(args.quiet, "some differing verdicts have no why: their stores are gone from --workdir")
-    campaign._write(args.out, doc)
+    campaign.write(args.out, doc)
     table = args.out.with_suffix(".md")
     table.write_text("\n".join(["# Self-test", "", *selftest_section(doc)]))
     print(_report_line(doc) + f"; wrote {args.out} and {table}")

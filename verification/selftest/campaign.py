@@ -31,7 +31,7 @@ from verification.selftest.false_alarms import FalseAlarms, differing_verdicts
 from verification.selftest.fingerprint import code_fingerprint
 from verification.selftest.mutation import DefectOutcome, MutationCampaign, run_defect
 
-__all__ = ["PARTS", "Plan", "load_previous", "run_campaign"]
+__all__ = ["PARTS", "Plan", "load_previous", "run_campaign", "store_of", "write"]
 
 #: the parts of the self-test, in the order their units run.
 PARTS = ("faults", "bad_input", "defects", "false_alarms")
@@ -56,6 +56,13 @@ class Plan:
     scheduler : str or None
     workdir : Path
         The runs' stores.
+    trial_stores : Path or None
+        Where the false-alarm seeds' runs keep their stores, shared by every version of the
+        code: the runner keys a claim's trials by the code they reach
+        (:mod:`verification.incremental`), so a seed computed again after an edit runs only
+        the trials of the claims the edit reaches.  None: ``workdir``.  The control and the
+        defects keep theirs in ``workdir``: the control's trials must all run under the reach
+        recorders, and a defect's trials are keyed by the defect, not by the code.
     checkout : Path or None
         The repository root whose ``tests/`` the suites run (needed for the suites only).
     """
@@ -70,6 +77,7 @@ class Plan:
     scheduler: str | None = None
     workdir: Path = Path(".iln-verify") / "selftest"
     checkout: Path | None = None
+    trial_stores: Path | None = None
 
     @property
     def runs_defects(self) -> bool:
@@ -128,7 +136,8 @@ def _reusable(previous: dict | None, plan: Plan, fingerprint: dict, suite_fp: di
     return state
 
 
-def _write(out: Path, doc: dict) -> None:
+def write(out: Path, doc: dict) -> None:
+    """Write the document whole, then rename it over ``out``: a killed writer leaves the last one."""
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_text(json.dumps(doc, indent=2, allow_nan=False))
     os.replace(tmp, out)
@@ -171,13 +180,22 @@ def _document(plan: Plan, state: _State, fingerprint: dict, pending: list[str], 
                               "seeds (all claims count while no seed has run)",
                  "reuse_rule": "a unit stored by an earlier invocation is reused when the "
                                "fingerprint of the code behind its verdicts, the profile, the "
-                               "claims and the seed are the same"},
+                               "claims and the seed are the same; a seed's unit computed again "
+                               "reuses the trials of every claim whose reached code is unchanged"},
     }
     return doc
 
 
 def _control_store(plan: Plan) -> Path:
     return plan.workdir / f"control-{plan.mutation_seed}.sqlite"
+
+
+def store_of(plan: Plan, seed: int) -> Path:
+    """The store of the campaign's run of master ``seed`` (the control's, for the mutation seed
+    when defects run)."""
+    if seed == plan.mutation_seed and plan.runs_defects:
+        return _control_store(plan)
+    return (plan.trial_stores or plan.workdir) / f"seed-{seed}.sqlite"
 
 
 def _control(plan: Plan) -> dict:
@@ -235,6 +253,7 @@ def run_campaign(plan: Plan, out: str | os.PathLike, *, budget_s: float | None =
     """
     out = Path(out)
     plan.workdir.mkdir(parents=True, exist_ok=True)
+    (plan.trial_stores or plan.workdir).mkdir(parents=True, exist_ok=True)
     fingerprint = code_fingerprint()
     suite_fp = code_fingerprint(suites=plan.checkout) if plan.checkout is not None else None
     state = _reusable(load_previous(out), plan, fingerprint, suite_fp)
@@ -253,7 +272,7 @@ def run_campaign(plan: Plan, out: str | os.PathLike, *, budget_s: float | None =
         pending = [u for u in units if not finished(u)]
         doc = _document(plan, state, fingerprint, pending,
                         {**meta, "elapsed_s": time.perf_counter() - clock})
-        _write(out, doc)
+        write(out, doc)
         return doc
 
     doc = save()
@@ -275,8 +294,7 @@ def run_campaign(plan: Plan, out: str | os.PathLike, *, budget_s: float | None =
         elif kind == "seed" and int(name) == plan.mutation_seed and plan.runs_defects:
             state.seeds[int(name)] = _control(plan)
         elif kind == "seed":
-            clean = run_defect(None, plan.claims, seed=int(name),
-                               store=plan.workdir / f"seed-{name}.sqlite", **common)
+            clean = run_defect(None, plan.claims, seed=int(name), store=store_of(plan, int(name)), **common)
             state.seeds[int(name)] = {"verdicts": clean.verdicts, "errors": clean.errors,
                                       "elapsed_s": clean.elapsed_s}
         else:

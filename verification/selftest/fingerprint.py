@@ -34,6 +34,10 @@ SOURCES = (
     "verification/verdicts.py",
     "verification/runner.py",
     "verification/store.py",
+    # Which stored trials a run reuses.
+    "verification/fingerprint.py",
+    "verification/reach.py",
+    "verification/incremental.py",
     # The self-test's own code that plants defects and computes a unit's verdicts.
     "verification/selftest/defects.py",
     "verification/selftest/injection.py",

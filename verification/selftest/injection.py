@@ -24,11 +24,14 @@ import __future__
 import contextlib
 import importlib
 import inspect
-import sys
 import textwrap
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+
+# Re-exported: the runner clears the caches before tracing a claim, the self-test before
+# planting a defect; one definition serves both.
+from verification.reach import clear_claim_caches
 
 __all__ = [
     "CodeEdit",
@@ -60,20 +63,6 @@ def _replace_once(source: str, old: str, new: str, where: str) -> str:
         raise ValueError(f"edit of {where}: the snippet {old!r} occurs {count} times, expected once "
                          "(the library changed; update the defect)")
     return source.replace(old, new)
-
-
-def clear_claim_caches() -> None:
-    """Forget what the claim modules cached (instances, exact values, warm-started runs).
-
-    Their caches are computed with the library as it is at the time: a value computed under a
-    defect must not outlive it, and a value computed before it must not hide it.  The
-    catalog's planned sample sizes are not cleared: they are fixed before a run.
-    """
-    for name, module in list(sys.modules.items()):
-        if name.startswith("verification.claims") and module is not None:
-            for value in list(vars(module).values()):
-                if callable(getattr(value, "cache_clear", None)):
-                    value.cache_clear()
 
 
 @dataclass(frozen=True)

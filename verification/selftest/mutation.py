@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from verification import catalog, runner
+from verification import catalog, incremental, runner
 from verification.selftest import defects as defects_catalog
 from verification.selftest.defects import Defect
 from verification.selftest.reach import Reach
@@ -154,7 +154,9 @@ def copy_control_trials(claims: Sequence[str], defect: str, *, profile: str, see
     configs = {c: catalog.get(c).config(profile) for c in claims}
     with Store(control) as source, Store(store) as target:
         for c in claims:
-            rows = source.existing_trials(seed, profile, c, runner.trials_key(configs[c]))
+            # The control's trials are keyed by the code they ran (verification.incremental).
+            key = incremental.stored_trial_key(source, c, runner.trials_key(configs[c]), seed, profile)
+            rows = {} if key is None else source.existing_trials(seed, profile, c, key)
             if sorted(rows) != list(range(configs[c]["n_trials"])):
                 raise ValueError(f"control: {control} lacks trials of {c} (run the control first)")
             target.add_trials(seed, profile, c, runner.trials_key(configs[c], defect),

@@ -1,0 +1,259 @@
+"""Incremental runs: an edit reruns exactly the claims whose trials reach it (issue 19).
+
+The runs happen in a copy of the packages, in child processes, so that the code on disk, which
+the fingerprint reads, is the code that runs; the edits are real edits of its files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from verification import catalog, cli, fingerprint, incremental, reach, runner
+from verification.store import Store
+
+ROOT = Path(__file__).resolve().parents[1]
+CLAIMS = ["iln.alg2.unbiased", "iln.lemma4.hoeffding", "rks.lemma2.risk_approximation"]
+#: a function of Algorithm 2 that the two ILN claims' trials call and the RKS claim's do not.
+EDITED_UNIT = "iln/estimator.py:_check_m"
+#: the edit: the same function written differently, so the verdicts must not move.
+EDIT = ("iln/estimator.py", "    return int(m)\n", "    m = int(m)\n    return m\n")
+#: a function none of the three claims reaches (the demo's argument parser).
+UNREACHED = ("iln/demo.py", "def _positive_int(text: str) -> int:\n",
+             "def _positive_int(text: str) -> int:\n    text = str(text)\n")
+
+
+def _copy(tmp_path: Path) -> Path:
+    root = tmp_path / "checkout"
+    for package in ("iln", "verification"):
+        # copytree keeps the files' times, so numba's on-disk cache of the kernels stays valid.
+        shutil.copytree(ROOT / package, root / package)
+    return root
+
+
+def _edit(root: Path, path: str, old: str, new: str) -> None:
+    text = (root / path).read_text()
+    assert text.count(old) == 1, (path, old)
+    (root / path).write_text(text.replace(old, new))
+
+
+def _run(root: Path, *args: str, store: str = "s.sqlite", jobs: int = 1) -> tuple[int, str, dict | None]:
+    """``iln-verify run`` in the copy: exit status, stdout, and the JSON document if written."""
+    out = root / "run.json"
+    out.unlink(missing_ok=True)
+    env = {**os.environ, "PYTHONPATH": str(root), "GIT_CEILING_DIRECTORIES": str(root.parent)}
+    done = subprocess.run([sys.executable, "-m", "verification", "run", *args, "--profile", "smoke",
+                           "--jobs", str(jobs), "--quiet", "--store", str(root / store), "--json", str(out)],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode in (0, 1, 2), done.stderr
+    return done.returncode, done.stdout + done.stderr, json.loads(out.read_text()) if out.exists() else None
+
+
+def _reran(doc: dict) -> set[str]:
+    return {c for c, note in doc["meta"]["reuse"].items() if note.startswith("reran")}
+
+
+def _verdicts(doc: dict) -> list[dict]:
+    return [{k: v for k, v in c.items() if k != "elapsed_s"} for c in doc["claims"]]
+
+
+def _records(path: Path, config_hashes: dict[str, str]) -> dict[str, dict]:
+    with Store(path) as db:
+        out = {}
+        for claim_id, h in config_hashes.items():
+            key = next(s.trial_key for s in db.code_states(claim_id, seed=0, profile="smoke", config_hash=h))
+            out[claim_id] = {i: r.record for i, r in db.existing_trials(0, "smoke", claim_id, key).items()}
+        return out
+
+
+def _traced_units(path: Path, claim_id: str) -> set[str]:
+    with Store(path) as db:
+        return set(next(s for s in db.code_states(claim_id, seed=0, profile="smoke") if s.traced).units)
+
+
+def test_an_edit_reruns_exactly_the_claims_that_reach_it(tmp_path):
+    root = _copy(tmp_path)
+    status, out, first = _run(root, *CLAIMS, jobs=2)  # traced in worker processes
+    assert status == 0, out
+    assert _reran(first) == set(CLAIMS)
+
+    # An edit of iln/ that no trial reaches: the conservative fingerprint (all of iln/) would
+    # rerun every claim; the traced reach reruns none.
+    _edit(root, *UNREACHED)
+    status, out, unreached = _run(root, *CLAIMS)
+    assert _reran(unreached) == set(), out
+    assert "reused the stored trials of 3 claims" in out
+
+    # One function edited: exactly the claims whose recorded reach holds it rerun, and say why.
+    reaching = {c for c in CLAIMS if EDITED_UNIT in _traced_units(root / "s.sqlite", c)}
+    assert reaching == {"iln.alg2.unbiased", "iln.lemma4.hoeffding"}
+    _edit(root, *EDIT)
+    status, out, edited = _run(root, *CLAIMS)
+    assert status == 0, out
+    assert _reran(edited) == reaching
+    for claim_id in reaching:
+        assert f"reran {claim_id}: {EDITED_UNIT} changed" in out
+
+    # Everything computed again from scratch on the edited code: the same verdicts and records.
+    status, out, fresh = _run(root, *CLAIMS, store="fresh.sqlite")
+    assert _reran(fresh) == set(CLAIMS)
+    assert _verdicts(fresh) == _verdicts(edited) == _verdicts(first)
+    hashes = {c: runner.trials_key(catalog.get(c).config("smoke")) for c in CLAIMS}
+    assert _records(root / "fresh.sqlite", hashes) == _records(root / "s.sqlite", hashes)
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t", *args],
+                   check=True, capture_output=True, timeout=60)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="--changed REV reads a git checkout")
+def test_changed_runs_only_the_claims_whose_code_changed(tmp_path):
+    root = _copy(tmp_path)
+    status, out, _ = _run(root, *CLAIMS, "--changed")  # nothing stored yet: everything runs
+    assert status == 0, out
+    status, out, doc = _run(root, *CLAIMS, "--changed")
+    assert status == 0
+    assert "no claim changed since the stored trials: nothing to run" in out
+    assert doc is None
+
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "base")
+    _edit(root, *EDIT)
+    status, out, doc = _run(root, *CLAIMS, "--changed")
+    assert status == 0, out
+    assert [c["id"] for c in doc["claims"]] == ["iln.alg2.unbiased", "iln.lemma4.hoeffding"]
+    assert f"changed iln.lemma4.hoeffding: {EDITED_UNIT} changed" in out
+
+    # Against the commit before the edit: the same two claims, although the store now holds
+    # their trials for the edited code (they are reused, not computed again).
+    status, out, doc = _run(root, *CLAIMS, "--changed", "HEAD")
+    assert status == 0, out
+    assert [c["id"] for c in doc["claims"]] == ["iln.alg2.unbiased", "iln.lemma4.hoeffding"]
+    assert _reran(doc) == set()
+    _git(root, "commit", "-qam", "edit")
+    status, out, _ = _run(root, *CLAIMS, "--changed", "HEAD")
+    assert "no claim changed since git revision HEAD" in out
+
+
+
+def test_changed_with_a_bad_revision_or_outside_a_checkout_fails_in_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))  # no enclosing checkout is found
+    status = cli.main(["run", CLAIMS[0], "--profile", "smoke", "--store", str(tmp_path / "s.sqlite"),
+                       "--changed", "no-such-revision"])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert len(err.strip().splitlines()) == 1
+    assert "--changed" in err
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    with pytest.raises(fingerprint.GitRevisionError, match="not a git repository") as info:
+        fingerprint.revision_index("HEAD", root=outside)
+    assert "\n" not in str(info.value)
+
+
+def test_a_version_1_store_is_migrated_and_its_trials_kept_but_not_reused(tmp_path):
+    store = tmp_path / "old.sqlite"
+    claim = catalog.get("iln.alg2.unbiased")
+    config = claim.config("smoke")
+    h = runner.trials_key(config)
+    with Store(store) as db:
+        # A version-1 run stored its trials under the configuration hash alone.
+        db.add_trials(0, "smoke", claim.id, h, [(i, {"old": i}, 0.0) for i in range(config["n_trials"])])
+    with sqlite3.connect(store) as conn:
+        conn.execute("DROP TABLE code_states")
+        conn.execute("DROP TABLE reach")
+        conn.execute("PRAGMA user_version = 1")
+    conn.close()
+    result = runner.run([claim.id], profile="smoke", seed=0, jobs=1, store=store, quiet=True)
+    assert result.meta["reuse"][claim.id] == "reran: no stored trials for this seed and profile"
+    with Store(store) as db:
+        assert db.count_trials() == 2 * config["n_trials"]  # the old trials are still there
+        assert db.existing_trials(0, "smoke", claim.id, h)[3].record == {"old": 3}
+
+
+def test_fingerprints_are_cheap_and_the_same_in_every_process(tmp_path):
+    start = time.perf_counter()
+    index = fingerprint.current_index(ROOT)
+    claims = catalog.load()
+    states = {c.id: fingerprint.code_id(index.state(fingerprint.conservative_units(c, index)),
+                                        fingerprint.versions()) for c in claims.values()}
+    elapsed = time.perf_counter() - start
+    assert elapsed < 5.0  # the whole catalog; about 1.3 s on the 2-core CI machine, cold
+    code = ("import json; from verification import catalog, fingerprint as f; i = f.current_index();"
+            "print(json.dumps({c.id: f.code_id(i.state(f.conservative_units(c, i)), f.versions())"
+            " for c in catalog.load().values()}))")
+    # Another process, with another string-hash seed than this one's (random by default).
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONHASHSEED": "1", "PYTHONPATH": str(ROOT)},
+                          timeout=120, check=True)
+    assert json.loads(done.stdout) == states
+
+
+def test_units_ignore_comments_and_docstrings_but_not_code():
+    base = "X = 1\nclass C:\n    y = 2\n    def m(self):\n        return X\ndef f():\n    '''Doc.'''\n    return 1\n"
+    units = fingerprint.source_units(base)
+    assert sorted(units) == ["<module>", "C", "C.m", "f"]
+    assert fingerprint.source_units(base.replace("'''Doc.'''", "'''Other.'''  # note")) == units
+    changed = fingerprint.source_units(base.replace("return 1", "return 2"))
+    assert {u for u in units if units[u] != changed[u]} == {"f"}
+    changed = fingerprint.source_units(base.replace("y = 2", "y = 3"))
+    assert {u for u in units if units[u] != changed[u]} == {"C"}
+    index = fingerprint.CodeIndex({f"p.py:{u}": d for u, d in units.items()})
+    assert index.unit_of("p.py", "f.<locals>.<listcomp>") == "p.py:f"
+    assert index.unit_of("p.py", "C.m") == "p.py:C.m"
+    assert index.unit_of("p.py", "g") == "p.py:<module>"
+    assert index.closure(["p.py:C.m"]) == {"p.py:C.m", "p.py:C", "p.py:<module>"}
+
+
+def test_the_trace_sees_numba_kernels_and_dataclass_methods():
+    from iln import estimator
+
+    alpha, X, x = [1.0], [[0.5, 0.5]], [0.5, 0.5]
+    from iln.features import RandomCoordinate
+
+    with reach.traced(("test", time.time_ns())) as recorder:
+        estimator.estimate_scalar_product(alpha, X, x, 10, RandomCoordinate(2), seed=0, method="fast")
+    units = reach.units_reached(recorder.functions(), fingerprint.current_index())
+    assert "iln/estimator.py:estimate_scalar_product" in units
+    assert "iln/numba_sampling.py:sum_products_serial" in units  # compiled: named, not traced
+    assert "iln/features.py:RandomCoordinate" in units  # a method's class
+    assert not any(u.startswith("verification/reach.py") for u in units)
+
+
+def test_stored_trial_key_names_the_current_code(tmp_path):
+    claim_id = "iln.alg2.unbiased"
+    store = tmp_path / "s.sqlite"
+    runner.run([claim_id], profile="smoke", seed=2, jobs=1, store=store, quiet=True)
+    h = runner.trials_key(catalog.get(claim_id).config("smoke"))
+    with Store(store) as db:
+        key = incremental.stored_trial_key(db, claim_id, h, 2, "smoke")
+        assert key is not None
+        assert key.startswith(h + "@")
+        assert len(db.existing_trials(2, "smoke", claim_id, key)) == catalog.get(claim_id).config("smoke")["n_trials"]
+        assert incremental.stored_trial_key(db, claim_id, h, 3, "smoke") is None
+        assert [s.traced for s in db.code_states(claim_id)] == [True, False]
+
+
+@pytest.mark.parametrize("revision", ["", "-x"])
+def test_a_revision_that_is_no_name_is_refused(revision):
+    with pytest.raises(fingerprint.GitRevisionError, match="--changed"):
+        fingerprint.revision_index(revision)
+
+
+def test_a_traced_trial_that_reads_the_clock_is_flagged():
+    for claim_id, clock in (("rks.fig1.vs_adaboost", True), ("iln.alg2.unbiased", False)):
+        config = catalog.get(claim_id).config("smoke")
+        with reach.traced((claim_id, time.time_ns())) as recorder:
+            runner.run_batch(claim_id, config, 0, [0])
+        assert recorder.reads_clock(besides=["verification/runner.py"]) is clock
+        assert recorder.reads_clock() is True  # run_batch times every trial

@@ -1,0 +1,200 @@
+"""Which code a claim's trials reach: the functions of ``iln/`` and ``verification/`` they run.
+
+A run traces the first trial of every batch it computes (:func:`traced`), and the store keeps,
+per claim, the units of code (:mod:`verification.fingerprint`) those trials reached, so that a
+later run reuses the claim's trials while those units are unchanged, whatever else changed.
+
+Why the first trial of a batch only.  Under Python 3.11 any trace function turns off the
+interpreter's specialised instructions, which slows Python-heavy trials by 1.2 to 3 times
+(measured on the smoke profile of the catalog: 69 s of trials became 84 s, and
+``rks.fig1.vs_adaboost``, whose records are wall-clock times, 3 times slower).  A trial's
+trace stands for its batch's (50 trials) because the trials of a claim run the same code on
+other numbers: on the smoke profile, for every claim of the catalog, the units reached by all
+trials equal those reached by the first trial of each batch.  A branch that only some seeds
+take, in a function no other trial of the batch calls, would be missed; the first trials of
+the other batches, each on another seed, narrow that further.  A traced trial whose code names
+a clock (:data:`CLOCKS`) is computed again untraced, so that no stored timing is a traced one.
+
+What counts as reached:
+
+- every Python function of the fingerprinted packages that runs during the trial (a global
+  trace function, :func:`sys.settrace`, sees each new frame once; it returns no local tracer,
+  so lines are not traced);
+- every numba kernel such a function names (a compiled kernel runs no Python frame), and the
+  kernels those name in turn: named is enough, called or not;
+- for the code that :mod:`dataclasses` generates (``__init__``, ``__eq__``, ...), which has no
+  source file, the whole module of the class;
+- the class and the module-level code (imports, constants) of each of these
+  (:meth:`verification.fingerprint.CodeIndex.closure`).
+
+Caches.  The claim modules cache values (instances, exact tails, warm-started runs) with
+``functools.cache``; a trial that reads a cached value runs none of the code that computed it.
+So the caches are cleared whenever a process starts tracing another claim or another run
+(:func:`traced`): the first trial of a claim in a process computes, and is traced computing,
+what the later ones read.  A Dask worker running several threads shares one cache between
+claims running at once; run such workers with one thread each (as the tests do) for a precise
+reach.
+
+Examples
+--------
+>>> from iln import theory
+>>> with traced(("doctest", 0)) as recorder:
+...     _ = theory.regret_bound_proof(1.0, 10)
+>>> "iln/theory.py:regret_bound_proof" in recorder.functions()
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import types
+from collections.abc import Hashable, Iterable, Iterator
+
+from verification.fingerprint import MODULE, PACKAGES, ROOT, CodeIndex, is_fingerprinted
+
+__all__ = ["CLOCKS", "Recorder", "clear_claim_caches", "traced", "units_reached"]
+
+#: prefix of the files of every fingerprinted package.
+_ROOTS = tuple(f"{ROOT / p}/" for p in PACKAGES)
+#: a reached module's code that has no source file of its own (dataclasses' methods).
+WHOLE_MODULE = "*"
+#: the names of :mod:`time`'s clocks.
+CLOCKS = frozenset({"perf_counter", "perf_counter_ns", "process_time", "process_time_ns", "monotonic",
+                    "monotonic_ns", "time_ns", "thread_time", "thread_time_ns"})
+
+
+def clear_claim_caches() -> None:
+    """Forget what the claim modules cached (instances, exact values, warm-started runs).
+
+    A cached value was computed by the code of its time and by the trial that came first: a
+    trial that reads it runs none of that code.  The catalog's planned sample sizes are not
+    cleared: they are fixed before a run.
+    """
+    for name, module in list(sys.modules.items()):
+        if name.startswith("verification.claims") and module is not None:
+            for value in list(vars(module).values()):
+                if callable(getattr(value, "cache_clear", None)):
+                    value.cache_clear()
+
+
+def _ours(module_name: object) -> bool:
+    return isinstance(module_name, str) and module_name.split(".", 1)[0] in PACKAGES
+
+
+def _names(code: types.CodeType) -> set[str]:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _names(const)
+    return names
+
+
+class Recorder:
+    """A global trace function noting the code objects that run, each once."""
+
+    def __init__(self) -> None:
+        # Every code object seen, ours or not, so that the trace function returns at once the
+        # second time; the value says where it belongs (None: a file of ours; a str: a module
+        # of ours without a source file; False: not ours).
+        self._seen: dict[types.CodeType, str | bool | None] = {}
+        self._kernels: set[types.CodeType] = set()
+        self._clocks: set[str] = set()  # the files of the code that names a clock
+
+    def __call__(self, frame: types.FrameType, event: str, arg: object) -> None:
+        code = frame.f_code
+        if code not in self._seen:
+            self._first(code, frame.f_globals)
+        return None
+
+    def _first(self, code: types.CodeType, module_globals: dict) -> None:
+        if code.co_filename.startswith(_ROOTS):
+            self._seen[code] = None
+            self._named_kernels(code, module_globals)
+            if CLOCKS & set(code.co_names):
+                self._clocks.add(_relative(code.co_filename))
+        elif not code.co_filename.endswith(".py") and _ours(module_globals.get("__name__")):
+            self._seen[code] = module_globals["__name__"]
+        else:
+            self._seen[code] = False
+
+    def _named_kernels(self, code: types.CodeType, module_globals: dict) -> None:
+        names = _names(code)
+        candidates = [module_globals.get(n) for n in names]
+        # ``numba_sampling.sum_products``: the names of a module of ours are looked up in it.
+        for module in [c for c in candidates if isinstance(c, types.ModuleType) and _ours(c.__name__)]:
+            candidates += [getattr(module, n, None) for n in names]
+        for obj in candidates:
+            py_func = getattr(obj, "py_func", None)  # a numba dispatcher's Python function
+            if isinstance(py_func, types.FunctionType) and py_func.__code__.co_filename.startswith(_ROOTS) \
+                    and py_func.__code__ not in self._kernels:
+                self._kernels.add(py_func.__code__)
+                self._named_kernels(py_func.__code__, py_func.__globals__)
+
+    def reads_clock(self, besides: Iterable[str] = ()) -> bool:
+        """Whether code that ran names a clock (:data:`CLOCKS`), outside the files ``besides``:
+        the trace slows code down, so a record holding timings is wrong when traced."""
+        return bool(self._clocks - set(besides))
+
+    def functions(self) -> list[str]:
+        """What ran, as ``"path:qualname"`` (``"path:*"`` for a module's generated code)."""
+        out = set()
+        for code, where in self._seen.items():
+            if where is None:
+                out.add(f"{_relative(code.co_filename)}:{code.co_qualname}")
+            elif where:
+                out.add(f"{_module_file(where)}:{WHOLE_MODULE}")
+        out |= {f"{_relative(c.co_filename)}:{c.co_qualname}" for c in self._kernels}
+        return sorted(out)
+
+
+def _relative(filename: str) -> str:
+    return filename[len(str(ROOT)) + 1:]
+
+
+def _module_file(module_name: str) -> str:
+    module = sys.modules.get(module_name)
+    filename = getattr(module, "__file__", None) or ""
+    return _relative(filename) if filename.startswith(_ROOTS) else module_name.replace(".", "/") + ".py"
+
+
+#: the (claim, run) this process traced last: its caches hold that claim's values only.
+_LAST_TRACED: list[Hashable] = [None]
+
+
+@contextlib.contextmanager
+def traced(context: Hashable) -> Iterator[Recorder]:
+    """Trace the code run in the ``with`` block (this thread only).
+
+    Parameters
+    ----------
+    context : hashable
+        What the block computes, e.g. ``(claim_id, run_token)``.  When it differs from the
+        previous traced block's in this process, the claim modules' caches are cleared first
+        (see the module docstring).
+    """
+    if _LAST_TRACED[0] != context:
+        clear_claim_caches()
+        _LAST_TRACED[0] = context
+    recorder = Recorder()
+    previous = sys.gettrace()
+    sys.settrace(recorder)
+    try:
+        yield recorder
+    finally:
+        sys.settrace(previous)
+
+
+def units_reached(functions: Iterable[str], index: CodeIndex) -> set[str]:
+    """The units of ``index`` that the traced ``functions`` (:meth:`Recorder.functions`) lie in,
+    with their closure (class and module code)."""
+    units = set()
+    for item in functions:
+        path, qualname = item.rsplit(":", 1)
+        if not is_fingerprinted(path):
+            continue  # the tracing's and the self-test's own code: no trial's numbers
+        if qualname == WHOLE_MODULE:
+            units.update(index.units_of(path) or [f"{path}:{MODULE}"])
+        else:
+            units.add(index.unit_of(path, qualname))
+    return index.closure(units)
