@@ -256,6 +256,25 @@ def test_a_version_1_store_is_migrated_and_keeps_every_row(tmp_path):
     assert "migrated_from_1" in meta
 
 
+def test_a_reader_leaves_a_version_1_store_byte_for_byte_as_it_was(tmp_path):
+    # The committed reports/verdicts.sqlite is read by iln-verify report: reading must not
+    # migrate it (nor write anything else to it).
+    path = tmp_path / "s.sqlite"
+    with Store(path, created_by="0.1.0") as store:
+        store.save_verdict(7, "smoke", KEY[2], {"verdict": "holds"})
+    _as_version_1(path)
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.execute("PRAGMA journal_mode=DELETE")  # a committed copy has no WAL beside it
+    before = path.read_bytes()
+    with Store(path, read_only=True) as store:
+        assert store.latest_verdict(KEY[2]).verdict == {"verdict": "holds"}
+        with pytest.raises(StoreError):
+            store.save_verdict(7, "smoke", KEY[2], {"verdict": "violated"})
+    assert path.read_bytes() == before
+    with pytest.raises(StoreError, match="does not exist"):
+        Store(tmp_path / "missing.sqlite", read_only=True)
+
+
 def test_code_states_and_reach_round_trip(tmp_path):
     path = tmp_path / "s.sqlite"
     seed, profile, claim, _ = KEY

@@ -205,7 +205,7 @@ def _print_reuse(notes: dict[str, str]) -> None:
 def _open_existing(path: Path) -> Store:
     if not path.exists():
         raise UsageError(f"--store: {path} does not exist (run iln-verify run first)")
-    return Store(path)
+    return Store(path, read_only=True)
 
 
 def _show(args) -> int:

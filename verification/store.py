@@ -288,6 +288,9 @@ class Store:
     created_by : str, default=""
         Version string of the package creating the store, kept in the ``meta`` table when the
         file is created (ignored when it exists).
+    read_only : bool, default=False
+        Open an existing store for reading only: nothing is written, an older schema is read
+        as it is (not migrated), and a missing file is an error.
 
     Raises
     ------
@@ -305,7 +308,7 @@ class Store:
     a context manager) when done.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, created_by: str = "") -> None:
+    def __init__(self, path: str | os.PathLike[str], *, created_by: str = "", read_only: bool = False) -> None:
         if not isinstance(path, str | os.PathLike):
             raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
         if not isinstance(created_by, str):
@@ -313,7 +316,8 @@ class Store:
         self.path = Path(path)
         self._conn: sqlite3.Connection | None = None
         _check_before_writing(self.path)
-        self._conn = self._open(created_by)
+        # A reader (the report, show, diff) never changes the file: no migration, no schema.
+        self._conn = self._open_read_only() if read_only else self._open(created_by)
 
     def __repr__(self) -> str:
         return f"Store({str(self.path)!r})"
@@ -362,6 +366,21 @@ class Store:
         except BaseException:
             conn.close()
             raise
+        return conn
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        if not self.path.is_file():
+            raise StoreError(f"store {self.path} does not exist")
+        try:
+            conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S,
+                                   isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"store {self.path} cannot be opened: {_one_line(exc)}") from exc
+        with self._translate("opening"):
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version not in (SCHEMA_VERSION, *MIGRATED_VERSIONS):
+            conn.close()
+            raise _incompatible(self.path, version)
         return conn
 
     def _connection(self) -> sqlite3.Connection:

@@ -111,6 +111,8 @@ class ClaimView:
     tables: tuple[Table, ...]
     errata: tuple[ErratumView, ...] = ()
     run: RunRow | None = None
+    #: the claim's verdicts across the self-test's master seeds, e.g. "violated on 19 of 20".
+    stability: str | None = None
 
     @property
     def id(self) -> str:
@@ -368,6 +370,23 @@ def _selftest(store: Path, out: Path) -> dict | None:
     return None
 
 
+def _stability(claim_id: str, selftest: Mapping | None) -> str | None:
+    """The claim's verdicts over the self-test's master seeds, most frequent first, or None."""
+    per_seed = (selftest or {}).get("false_alarms", {}).get("per_seed", {})
+    found = [entry.get("verdicts", {}).get(claim_id) for entry in per_seed.values()]
+    found = [v for v in found if v is not None]
+    if not found:
+        return None
+    counts: dict[str, int] = {}
+    for v in found:
+        counts[v] = counts.get(v, 0) + 1
+    profile = selftest.get("false_alarms", {}).get("profile", "")
+    revision = str(selftest.get("meta", {}).get("git_revision", ""))[:7]
+    parts = [f"{v} on {k} of {len(found)}" for v, k in sorted(counts.items(), key=lambda item: -item[1])]
+    return (f"{'; '.join(parts)} master seeds of the self-test ({profile} profile"
+            f"{', revision ' + revision if revision else ''})")
+
+
 def _strict(value):
     """Strict JSON has no NaN or infinity: such numbers become null (as in Verdict.to_json)."""
     if isinstance(value, float) and not math.isfinite(value):
@@ -428,7 +447,7 @@ def gather(store: str | Path, out: str | Path) -> ReportContext:
     if not store.is_file():
         raise ReportError(f"store: {store} does not exist (run iln-verify run first)")
     known = catalog.load()
-    with Store(store) as db:
+    with Store(store, read_only=True) as db:
         rows = {claim_id: db.latest_verdict(claim_id) for claim_id in known}
         run = db.latest_run()
         runs = db.runs()
@@ -450,5 +469,6 @@ def gather(store: str | Path, out: str | Path) -> ReportContext:
                   "a diamond marks the corrected statement where there is one. A row whose bound "
                   "is 0, negative or a band has no ratio and says so.", forest_svg(rows_))
     selftest = _selftest(store, out)
+    views = tuple(replace(v, stability=_stability(v.id, selftest)) for v in views)
     return ReportContext(views, errata, run, _reproducibility(run, views), rows_, forest, selftest,
                          _summary(views, run, selftest), _runs_behind(views))

@@ -60,7 +60,7 @@ def load(path: str | Path) -> Snapshot:
     with path.open("rb") as handle:
         head = handle.read(16)
     if head.startswith(b"SQLite format 3"):
-        with Store(path) as db:
+        with Store(path, read_only=True) as db:
             latest: dict[str, Mapping[str, Any]] = {}
             for row in sorted(db.verdicts(), key=lambda r: r.saved_at):
                 latest[row.claim_id] = row.verdict

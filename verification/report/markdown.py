@@ -125,6 +125,8 @@ def claim_page(c: ClaimView) -> str:
     if c.counterexample:
         lines += ["## Counterexample", "", *_table(c.counterexample)]
     lines += ["Reproduce:", "", "```", c.reproduce, "```", ""]
+    if c.stability:
+        lines += [f"Stability: {c.stability}.", ""]
     for p in c.plots:
         lines += _plot(c.id, p, "../")
     for t in c.tables:
