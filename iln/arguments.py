@@ -106,8 +106,11 @@ def closed_unit(value, name: str) -> float:
 
 
 def choice(value, name: str, choices: tuple[str, ...]) -> str:
-    """One of ``choices``."""
-    if value not in choices:
+    """One of ``choices`` (a tuple of str)."""
+    if not isinstance(choices, tuple) or not all(isinstance(c, str) for c in choices):
+        raise TypeError(f"choices must be a tuple of str (the values {name} accepts), "
+                        f"got {type(choices).__name__}")
+    if not isinstance(value, str) or value not in choices:
         raise ValueError(f"{name} must be one of {choices}, got {value!r}")
     return str(value)
 

@@ -138,7 +138,11 @@ def test_a_differing_verdict_on_the_unmodified_code_is_counted_with_its_seed(tmp
     assert fa["differing"] == [{"seed": 1, "claim": CLAIM, "verdict": "violated",
                                 "expected": "holds_after_correction"}]
     assert fa["rate"] == 0.5
-    assert doc["defects"][0]["flagged_by"] == [CLAIM]  # seed 0, the control, agrees with expected
+    # Expected on 1 of 2 clean seeds is not stable (19 of 20 is): its verdict under the defect
+    # differs, but that says nothing about the defect, so it does not flag it.
+    assert doc["defects"][0]["flagged_by"] == []
+    assert doc["defects"][0]["differs_but_unstable"] == [CLAIM]
+    assert fa["stable"] == []
 
 
 def test_reach_prunes_only_trials_that_cannot_change(tmp_path):

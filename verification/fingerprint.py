@@ -35,9 +35,11 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import inspect
 import json
 import platform
 import subprocess
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib import metadata
@@ -334,6 +336,18 @@ def claim_module_path(claim, root: Path = ROOT) -> str:
         raise ValueError(f"claim {claim.id!r}: its trial's module {claim.trial.__module__!r} is "
                          f"not in {PACKAGES}")
     return path
+
+
+def foreign_module(claim) -> dict[str, str]:
+    """The unit and digest of a claim's trial module that lies outside the fingerprinted
+    packages (a test's claim, a paper of one's own): its whole source, as one unit."""
+    module = sys.modules.get(claim.trial.__module__)
+    try:
+        source = inspect.getsource(module) if module is not None else ""
+    except (OSError, TypeError):
+        source = ""
+    return {f"{claim.trial.__module__}:{MODULE}": hashlib.sha256(source.encode()).hexdigest()[:16]
+            if source else "no source"}
 
 
 def conservative_units(claim, index: CodeIndex, root: Path = ROOT) -> set[str]:

@@ -123,7 +123,13 @@ def plan(db: Store, claims: Sequence[Claim], config_hashes: dict[str, str], seed
             out[claim.id] = Keying(state.trial_key, True, "traced reach" if state.traced else "conservative")
             continue
         why = _why_changed(db, claim, h, seed, profile, states, index, versions)
-        units = index.state(fingerprint.conservative_units(claim, index))
+        try:
+            units = index.state(fingerprint.conservative_units(claim, index))
+        except ValueError:
+            # A claim defined outside iln/ and verification/ (a test's, a paper of one's own):
+            # all of the code index, and its trial's module by the digest of its source.
+            units = {**index.state(index.digests), **fingerprint.foreign_module(claim)}
+            why = f"{why}; its trial's module {claim.trial.__module__} is keyed by its source's digest"
         cid = fingerprint.code_id(units, versions)
         key = _trial_key(h, cid)
         out[claim.id] = Keying(key, False, why,

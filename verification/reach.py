@@ -39,7 +39,7 @@ Examples
 --------
 >>> from iln import theory
 >>> with traced(("doctest", 0)) as recorder:
-...     _ = theory.regret_bound_proof(1.0, 10)
+...     _ = theory.regret_bound_proof(1.0, 100)
 >>> "iln/theory.py:regret_bound_proof" in recorder.functions()
 True
 """

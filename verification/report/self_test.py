@@ -181,7 +181,7 @@ def error_rates(doc: Mapping) -> dict:
 
 
 def _error_kinds(doc: Mapping) -> list[Table]:
-    if not doc["false_alarms"].get("seeds"):
+    if not doc["false_alarms"].get("seeds") or not doc["false_alarms"].get("claims"):
         return []
     rates = error_rates(doc)
     one = rates["type_one"]
