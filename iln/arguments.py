@@ -11,8 +11,8 @@ import numbers
 
 import numpy as np
 
-__all__ = ["MAX_LENGTH", "choice", "closed_unit", "finite_real", "integer", "length", "open_unit",
-           "ordered_bounds", "positive_real", "real_array"]
+__all__ = ["MAX_LENGTH", "choice", "closed_unit", "finite_real", "integer", "length", "nonnegative_real",
+           "norm_radius", "open_unit", "ordered_bounds", "positive_real", "real_array"]
 
 #: The most float64 entries one numpy array can hold: its size in bytes must fit in a signed
 #: ``intp``.  Beyond it numpy refuses the array with a message that names no argument.
@@ -46,6 +46,14 @@ def positive_real(value, name: str) -> float:
     value = finite_real(value, name)
     if value <= 0.0:
         raise ValueError(f"{name} must be a finite real number > 0, got {value!r}")
+    return value
+
+
+def nonnegative_real(value, name: str) -> float:
+    """A finite real number ``>= 0``; same parameters as :func:`finite_real`."""
+    value = finite_real(value, name)
+    if value < 0.0:
+        raise ValueError(f"{name} must be a finite real number >= 0, got {value!r}")
     return value
 
 
@@ -138,3 +146,14 @@ def ordered_bounds(lower, upper) -> tuple[float, float]:
     if not lower < upper:
         raise ValueError(f"upper must be > lower, got lower={lower!r}, upper={upper!r}")
     return lower, upper
+
+
+def norm_radius(B, name: str = "B") -> float | None:
+    """The radius ``B >= 1`` of the ball the comparator lies in (Theorem 1, both versions),
+    or None (no projection); ``name`` is the argument's name in the caller."""
+    if B is None:
+        return None
+    B = finite_real(B, name)
+    if B < 1.0:
+        raise ValueError(f"{name} must be a finite real number >= 1 (Theorem 1, both versions), got {B!r}")
+    return B

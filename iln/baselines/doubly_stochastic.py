@@ -39,9 +39,6 @@ import numpy as np
 
 from iln import arguments, random_streams
 from iln.baselines.fixed_random import (
-    _check_seed,
-    _nonnegative,
-    _positive,
     check_online_data,
     feature_matrix,
     step_sizes,
@@ -169,10 +166,10 @@ def doubly_stochastic(X, y, family, *, k, seed, gamma0, gamma1=0.0, nu=0.0) -> D
     X, y, family = check_online_data(X, y, family)
     T = X.shape[0]
     k = arguments.length(k, "k", 1)
-    seed = _check_seed(seed)
-    gamma0 = _positive(gamma0, "gamma0")
-    gamma1 = _nonnegative(gamma1, "gamma1")
-    nu = _nonnegative(nu, "nu")
+    seed = random_streams.as_seed_sequence(seed, "seed")
+    gamma0 = arguments.positive_real(gamma0, "gamma0")
+    gamma1 = arguments.nonnegative_real(gamma1, "gamma1")
+    nu = arguments.nonnegative_real(nu, "nu")
     if gamma0 * nu >= 1.0:
         raise ValueError(f"nu must satisfy gamma0 * nu < 1 so that the decay 1 - gamma_t nu stays "
                          f"positive; got gamma0 * nu = {gamma0 * nu!r}")

@@ -113,29 +113,6 @@ def check_online_data(X, y, family) -> tuple[np.ndarray, np.ndarray, FeatureFami
     return X, arr, family
 
 
-def _positive(value, name: str) -> float:
-    value = arguments.finite_real(value, name)
-    if value <= 0.0:
-        raise ValueError(f"{name} must be a finite real number > 0, got {value!r}")
-    return value
-
-
-def _nonnegative(value, name: str) -> float:
-    value = arguments.finite_real(value, name)
-    if value < 0.0:
-        raise ValueError(f"{name} must be a finite real number >= 0, got {value!r}")
-    return value
-
-
-def _radius(B, name: str = "B") -> float | None:
-    if B is None:
-        return None
-    B = arguments.finite_real(B, name)
-    if B < 1.0:
-        raise ValueError(f"{name} must be a finite real number >= 1 (Theorem 1, both versions), got {B!r}")
-    return B
-
-
 def step_sizes(T: int, gamma0: float, gamma1: float = 0.0) -> np.ndarray:
     """The schedule ``gamma_t = gamma0 / (1 + gamma1 (t - 1))`` for rounds t = 1, ..., T.
 
@@ -163,8 +140,8 @@ def step_sizes(T: int, gamma0: float, gamma1: float = 0.0) -> np.ndarray:
     array([1.        , 0.5       , 0.33333333])
     """
     T = arguments.length(T, "T", 1)
-    gamma0 = _positive(gamma0, "gamma0")
-    gamma1 = _nonnegative(gamma1, "gamma1")
+    gamma0 = arguments.positive_real(gamma0, "gamma0")
+    gamma1 = arguments.nonnegative_real(gamma1, "gamma1")
     return gamma0 / (1.0 + gamma1 * np.arange(T, dtype=np.float64))
 
 
@@ -186,10 +163,6 @@ def feature_matrix(family: FeatureFamily, X: np.ndarray, W: np.ndarray) -> np.nd
     ndarray (n, r)
     """
     return check_family(family).psi(X, W)
-
-
-def _check_seed(seed) -> np.random.SeedSequence:
-    return random_streams.as_seed_sequence(seed, "seed")
 
 
 # ---------------------------------------------------------------------------------------
@@ -369,11 +342,11 @@ def fixed_random(X, y, family, *, r, seed, eta=None, gamma0=None, gamma1=0.0, B=
     X, y, family = check_online_data(X, y, family)
     T = X.shape[0]
     r = arguments.length(r, "r", 1)
-    seed = _check_seed(seed)
+    seed = random_streams.as_seed_sequence(seed, "seed")
     if not isinstance(method, str) or method not in FIXED_RANDOM_METHODS:
         raise ValueError(f"method must be one of {FIXED_RANDOM_METHODS}, got {method!r}")
-    gamma1 = _nonnegative(gamma1, "gamma1")
-    B = _radius(B)
+    gamma1 = arguments.nonnegative_real(gamma1, "gamma1")
+    B = arguments.norm_radius(B)
     if method == "online":
         if ridge is not None:
             raise ValueError("ridge applies to method='least_squares' only")
@@ -381,12 +354,12 @@ def fixed_random(X, y, family, *, r, seed, eta=None, gamma0=None, gamma1=0.0, B=
             raise ValueError("eta or gamma0: give exactly one, a constant step or the first step "
                              "of a schedule, for method='online'")
         if eta is not None:
-            eta = _positive(eta, "eta")
+            eta = arguments.positive_real(eta, "eta")
             if gamma1 != 0.0:
                 raise ValueError("gamma1 applies to the schedule of gamma0, not to a constant eta")
             steps = np.full(T, eta)
         else:
-            gamma0 = _positive(gamma0, "gamma0")
+            gamma0 = arguments.positive_real(gamma0, "gamma0")
             steps = step_sizes(T, gamma0, gamma1)
     else:
         for name, value in (("eta", eta), ("gamma0", gamma0), ("B", B)):
@@ -394,7 +367,7 @@ def fixed_random(X, y, family, *, r, seed, eta=None, gamma0=None, gamma1=0.0, B=
                 raise ValueError(f"{name} applies to method='online' only")
         if gamma1 != 0.0:
             raise ValueError("gamma1 applies to method='online' only")
-        ridge = DEFAULT_RIDGE if ridge is None else _positive(ridge, "ridge")
+        ridge = DEFAULT_RIDGE if ridge is None else arguments.positive_real(ridge, "ridge")
         steps = np.full(T, np.nan)
 
     W = family.sample(r, random_streams.generator(seed))

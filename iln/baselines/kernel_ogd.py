@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from iln import random_streams
-from iln.baselines.fixed_random import _positive, _radius, check_online_data
+from iln import arguments, random_streams
+from iln.baselines.fixed_random import check_online_data
 from iln.budget import Budget
 from iln.features import FeatureFamily
 from iln.online_protocol import OnlineLosses
@@ -135,8 +135,8 @@ def kernel_ogd(X, y, family, *, B, eta, seed=None) -> KernelOGDResult:
     X, y, family = check_online_data(X, y, family)
     X = X.copy()  # the predictor's support points: not an alias of the caller's array
     T = X.shape[0]
-    B = _radius(B)
-    eta = _positive(eta, "eta")
+    B = arguments.norm_radius(B)
+    eta = arguments.positive_real(eta, "eta")
     seed = None if seed is None else random_streams.as_seed_sequence(seed, "seed")
 
     alpha = np.zeros(T)

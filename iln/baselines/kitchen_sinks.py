@@ -208,13 +208,6 @@ def _check_labels(y, m: int, loss: str) -> np.ndarray:
     return arr
 
 
-def _positive(value, name: str) -> float:
-    value = arguments.finite_real(value, name)
-    if value <= 0:
-        raise ValueError(f"{name} must be > 0, got {value}")
-    return value
-
-
 def _validate(X, y, family, K, seed, loss, C, ridge, svm_C, svm_max_iter, svm_tol):
     family = check_family(family)
     X = family.check_inputs(X, "X")
@@ -225,7 +218,7 @@ def _validate(X, y, family, K, seed, loss, C, ridge, svm_C, svm_max_iter, svm_to
     y = _check_labels(y, X.shape[0], loss)
     K = arguments.length(K, "K", 1)
     seed = random_streams.as_seed_sequence(seed)
-    C = None if C is None else _positive(C, "C")
+    C = None if C is None else arguments.positive_real(C, "C")
     if C is not None and loss == "hinge":
         _check_lp_box(C / K, "C/K")
     ridge = arguments.finite_real(ridge, "ridge")
@@ -233,9 +226,9 @@ def _validate(X, y, family, K, seed, loss, C, ridge, svm_C, svm_max_iter, svm_to
         raise ValueError(f"ridge must be >= 0, got {ridge}")
     if ridge > 0 and loss != "quadratic":
         raise ValueError("ridge applies to the quadratic loss only; the hinge loss uses svm_C or C")
-    svm_C = _positive(svm_C, "svm_C")
+    svm_C = arguments.positive_real(svm_C, "svm_C")
     svm_max_iter = arguments.integer(svm_max_iter, "svm_max_iter", 1)
-    svm_tol = _positive(svm_tol, "svm_tol")
+    svm_tol = arguments.positive_real(svm_tol, "svm_tol")
     if loss == "hinge" and C is None and np.unique(y).size < 2:
         raise ValueError("y must contain both labels -1 and +1 to fit the linear SVM (C=None)")
     return X, y, K, seed, C, ridge, svm_C, svm_max_iter, svm_tol
@@ -351,7 +344,7 @@ def minimize_weighted_risk(Z, y, weights, *, loss: str, bound: float) -> np.ndar
         raise ValueError(f"weights must be finite, non-negative, not all 0, with shape ({m},)")
     if not isinstance(loss, str) or loss not in LOSSES:
         raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
-    bound = _positive(bound, "bound")
+    bound = arguments.positive_real(bound, "bound")
     if loss == "quadratic":
         root = np.sqrt(w)
         # With more features than examples (K > m) the problem is rank deficient and the

@@ -97,7 +97,7 @@ def lemma1_decide(records, config, alpha) -> Verdict:
                                  details={"units": "distance * sqrt(K) / C"})
 
 
-def _lemma1_trials(deltas, n_points, ratio):
+def lemma1_trials(deltas, n_points, ratio):
     p0 = min(deltas)
     # Two rules (printed, corrected) share the claim's level.
     return statistics.binomial_sample_size(p0, DESIGN_ALPHA / (2 * n_points), DESIGN_POWER, ratio * p0)
@@ -123,9 +123,9 @@ register(Claim(
     configs={
         "smoke": {"n_trials": 200, "C": 1.0, "instances": ["orthogonal", "fourier"], "K": [4, 32],
                   "delta": [0.5], "mass": [1, "counting"]},
-        "quick": {"n_trials": functools.partial(_lemma1_trials, _L1_DELTA, _L1_POINTS, 2.5), "C": 1.0,
+        "quick": {"n_trials": functools.partial(lemma1_trials, _L1_DELTA, _L1_POINTS, 2.5), "C": 1.0,
                   "instances": _L1_INSTANCES, "K": _L1_K, "delta": _L1_DELTA, "mass": [1, "counting"]},
-        "full": {"n_trials": functools.partial(_lemma1_trials, _L1_DELTA, _L1_POINTS, 1.5), "C": 1.0,
+        "full": {"n_trials": functools.partial(lemma1_trials, _L1_DELTA, _L1_POINTS, 1.5), "C": 1.0,
                  "instances": _L1_INSTANCES, "K": [*_L1_K, 256], "delta": _L1_DELTA,
                  "mass": [1, "counting"]},
     },
@@ -237,9 +237,9 @@ register(Claim(
     configs={
         "smoke": {"n_trials": 150, "C": 1.0, "instances": ["orthogonal", "fourier"],
                   "losses": _L2_LOSSES, "K": [4, 32], "delta": [0.5]},
-        "quick": {"n_trials": functools.partial(_lemma1_trials, _L2_DELTA, _L2_POINTS, 2.5), "C": 1.0,
+        "quick": {"n_trials": functools.partial(lemma1_trials, _L2_DELTA, _L2_POINTS, 2.5), "C": 1.0,
                   "instances": _L2_INSTANCES, "losses": _L2_LOSSES, "K": _L2_K, "delta": _L2_DELTA},
-        "full": {"n_trials": functools.partial(_lemma1_trials, _L2_DELTA, _L2_POINTS, 1.5), "C": 1.0,
+        "full": {"n_trials": functools.partial(lemma1_trials, _L2_DELTA, _L2_POINTS, 1.5), "C": 1.0,
                  "instances": _L2_INSTANCES, "losses": _L2_LOSSES, "K": [*_L2_K, 256], "delta": _L2_DELTA},
     },
     trial=lemma2_trial,

@@ -30,7 +30,7 @@ from iln import function_class as fc
 from iln.random_streams import child, generator
 from verification import rules
 from verification.catalog import Claim, Source, register
-from verification.claims.rks.approximation import _lemma1_trials
+from verification.claims.rks.approximation import lemma1_trials
 from verification.claims.rks.instances import DESCRIPTIONS, class_instance
 from verification.verdicts import HOLDS, Verdict
 
@@ -141,8 +141,8 @@ def _configs():
     return {
         "smoke": {**base, "n_trials": 150, "instances": ["orthogonal"], "m": [10, 100], "delta": [0.5]},
         # Two events per point (bracketing) share the level, as the corrected-threshold rule.
-        "quick": {**base, "n_trials": functools.partial(_lemma1_trials, _DELTA, _POINTS, 2.5)},
-        "full": {**base, "n_trials": functools.partial(_lemma1_trials, _DELTA, _POINTS, 1.5),
+        "quick": {**base, "n_trials": functools.partial(lemma1_trials, _DELTA, _POINTS, 2.5)},
+        "full": {**base, "n_trials": functools.partial(lemma1_trials, _DELTA, _POINTS, 1.5),
                  "m": [*_M, 5000]},
     }
 
