@@ -50,3 +50,18 @@ def test_a_store_and_a_summary_can_be_compared_and_bad_paths_are_named(tmp_path,
     (tmp_path / "x.json").write_text("[1, 2]")
     with pytest.raises(ValueError, match=r"not a summary\.json"):
         diff.load(tmp_path / "x.json")
+
+
+def test_report_against_an_earlier_one_has_a_section_of_what_changed(tmp_path):
+    from verification.report import write_report
+
+    store = tmp_path / "s.sqlite"
+    runner.run(["iln.lemma3.grad_norm"], profile="smoke", jobs=1, store=store, quiet=True)
+    old = _summary(tmp_path, "old.json", [{"id": "iln.lemma3.grad_norm", "verdict": "violated", "worst_ratio": 2.0}])
+    write_report(store, tmp_path / "out", against=old)
+    index = (tmp_path / "out" / "index.html").read_text()
+    assert "What changed" in index
+    assert "violated" in index.split("What changed", 1)[1].split("Errata ledger", 1)[0]
+    assert "## What changed" in (tmp_path / "out" / "REPORT.md").read_text()
+    write_report(store, tmp_path / "plain")
+    assert "What changed" not in (tmp_path / "plain" / "index.html").read_text()

@@ -88,6 +88,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="directory of index.html, claims/, REPORT.md, plots/ and summary.json "
                         f"(default {DEFAULT_REPORT}; the committed copy in reports/ is written by "
                         "nox -s report)")
+    p.add_argument("--against", type=Path, metavar="OLD",
+                   help="an earlier report's store or summary.json: the index says what changed since it")
     p.add_argument("--save-verdicts", type=Path, metavar="PATH",
                    help="also write the store without its trials to this new file (small enough "
                         "to commit; the report can be written again from it)")
@@ -236,7 +238,7 @@ def _report(args) -> int:
     if args.save_verdicts is not None and args.save_verdicts.exists():
         raise UsageError(f"--save-verdicts: {args.save_verdicts} exists (the copy goes to a new file)")
     try:
-        written = write_report(args.store, args.out)
+        written = write_report(args.store, args.out, args.against)
     except ReportError as error:
         raise UsageError(str(error)) from None
     print(f"wrote {len(written)} files to {args.out}/ (index.html, claims/, REPORT.md, plots/, "

@@ -244,6 +244,8 @@ class ReportContext:
     selftest: dict | None
     summary: dict
     runs_behind: str | None = None
+    #: what changed since an earlier report (``iln-verify report --against OLD``), as a table.
+    changes: Table | None = None
 
     @property
     def statements(self) -> tuple[ClaimView, ...]:

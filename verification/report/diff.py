@@ -21,7 +21,7 @@ from typing import Any
 
 from verification.store import Store
 
-__all__ = ["Change", "Snapshot", "compare", "load", "render_text"]
+__all__ = ["Change", "Snapshot", "changes_table", "compare", "load", "render_text"]
 
 #: the fields compared, claim by claim.
 FIELDS = ("verdict", "verdict_printed", "verdict_corrected", "worst_ratio")
@@ -144,3 +144,13 @@ def render_text(changes: list[Change], old: Snapshot, new: Snapshot) -> str:
         note = f"  [{c.note}]" if c.note else ""
         lines.append(f"  {c.claim:34s} {c.field:18s} {_show(c.old)} -> {_show(c.new)}{note}")
     return "\n".join(lines)
+
+
+def changes_table(changes: list[Change], old: Snapshot, new: Snapshot):
+    """The changes as a report table (:class:`verification.report.tables.Table`)."""
+    from verification.report.tables import Table
+
+    rows = tuple((c.claim, c.field, _show(c.old), _show(c.new), c.note) for c in changes)
+    title = (f"what changed from {old.source} ({len(old.verdicts)} claims) to this report "
+             f"({len(new.verdicts)} claims)" + ("" if changes else ": nothing"))
+    return Table(title, ("claim", "what", "before", "now", "note"), rows)

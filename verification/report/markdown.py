@@ -163,6 +163,8 @@ def render_markdown(ctx: ReportContext) -> dict[str, str]:
               "Worst ratio: statistic / bound of the printed statement, oriented so that above 1 "
               "it is exceeded, then the corrected statement's at its worst point; n/a where the "
               "bound is 0, negative or a band.", ""]
+    if ctx.changes is not None:
+        lines += ["## What changed", "", f"{text(ctx.changes.title)}:", "", *_table(ctx.changes)]
     lines += ["## Errata ledger", "", "Printed statements that fail, with the counterexample, the "
               "corrected statement, and the check that the corrected statement holds.", ""]
     for e in ctx.errata:

@@ -10,8 +10,10 @@ of an earlier report (a claim removed, a plot no longer drawn) are deleted from 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
+from verification.report import diff
 from verification.report.context import ReportError, gather, plot_file
 from verification.report.markdown import render_markdown
 from verification.report.pages import render_pages
@@ -22,9 +24,15 @@ __all__ = ["OWNED_PATTERNS", "write_report"]
 OWNED_PATTERNS = ("claims/*.html", "claims/*.md", "plots/*.svg", "errata.html", "selftest.html")
 
 
-def report_files(store: str | Path, out: str | Path) -> dict[str, str]:
+def report_files(store: str | Path, out: str | Path, against: str | Path | None = None) -> dict[str, str]:
     """The report's files as text, by path relative to ``out`` (see :func:`write_report`)."""
     ctx = gather(store, out)
+    if against is not None:
+        try:
+            old, new = diff.load(against), diff.load(store)
+        except ValueError as error:
+            raise ReportError(f"against: {error}") from None
+        ctx = replace(ctx, changes=diff.changes_table(diff.compare(old, new), old, new))
     files = render_pages(ctx)
     files.update(render_markdown(ctx))
     # allow_nan=False: the summary is strict JSON (gather turned NaN and infinities into null).
@@ -36,7 +44,7 @@ def report_files(store: str | Path, out: str | Path) -> dict[str, str]:
     return files
 
 
-def write_report(store: str | Path, out: str | Path) -> list[Path]:
+def write_report(store: str | Path, out: str | Path, against: str | Path | None = None) -> list[Path]:
     """Write the report of the store's latest verdicts into ``out``.
 
     Parameters
@@ -45,6 +53,9 @@ def write_report(store: str | Path, out: str | Path) -> list[Path]:
         An existing store written by ``iln-verify run``.
     out : path
         The output directory, created if missing.
+    against : path, optional
+        An earlier report's store or ``summary.json``: the index gets a section of what
+        changed since it (:mod:`verification.report.diff`).
 
     Returns
     -------
@@ -61,7 +72,7 @@ def write_report(store: str | Path, out: str | Path) -> list[Path]:
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise ReportError(f"out: {out} exists and is not a directory")
-    files = report_files(store, out)
+    files = report_files(store, out, against)
     for directory in ("claims", "plots"):
         (out / directory).mkdir(parents=True, exist_ok=True)
     for pattern in OWNED_PATTERNS:
