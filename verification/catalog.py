@@ -33,6 +33,7 @@ __all__ = [
     "ERRATUM_KINDS",
     "PAPERS",
     "PROFILES",
+    "SEQUENTIAL",
     "Claim",
     "Erratum",
     "Quote",
@@ -60,6 +61,11 @@ PROFILES = ("smoke", "quick", "full")
 DESIGN_ALPHA = 1e-3 / 30
 #: the detection probability sample sizes are planned for (the "power" of a verdict).
 DESIGN_POWER = 0.9
+#: the configuration key of a claim that samples in batches until it is decided: its
+#: ``n_trials`` is then a budget, the runner decides after every batch of this many trials
+#: and stops at the first decided checkpoint, and the claim's rule must be anytime-valid
+#: (``anytime=True`` of the mean and equivalence rules) so that stopping keeps its level.
+SEQUENTIAL = "sequential_batch"
 
 
 @dataclass(frozen=True)

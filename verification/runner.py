@@ -15,6 +15,7 @@ budget split over the claims by Holm's step-down procedure.
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures
 import contextlib
 import datetime as _dt
@@ -45,6 +46,48 @@ DEFAULT_ALPHA = 1e-3
 DEFAULT_STORE = Path(".iln-verify") / "store.sqlite"
 #: trials per task: large enough to amortise a task's overhead, small enough to resume finely.
 BATCH_SIZE = 50
+#: a claim that samples in batches until it is decided (see catalog.SEQUENTIAL).
+SEQUENTIAL = catalog.SEQUENTIAL
+
+
+@dataclass
+class _Sequential:
+    """A sequential claim's progress in one run: the records in hand, the checkpoint decided
+    last, and where it stopped.  The checkpoints are fixed (multiples of the batch, and the
+    budget) and decided in order, so the stopping point is a function of the seed alone,
+    whatever the jobs, the order batches finish in, or an interruption."""
+
+    claim: Claim
+    config: dict
+    batch: int
+    budget: int
+    alpha: float
+    seed: int
+    profile: str
+    records: dict = field(default_factory=dict)
+    scheduled: set = field(default_factory=set)
+    evaluated: int = 0
+    stopped: int | None = None
+
+    def advance(self) -> list[int]:
+        """Decide every checkpoint the records now cover; the trials to run next."""
+        prefix = 0
+        while prefix in self.records:
+            prefix += 1
+        while self.stopped is None and min(self.evaluated + self.batch, self.budget) <= prefix:
+            self.evaluated = min(self.evaluated + self.batch, self.budget)
+            verdict = _decide_one(self.claim, [self.records[i] for i in range(self.evaluated)],
+                                  self.config, self.alpha, self.seed, self.profile)
+            if verdict.verdict != INCONCLUSIVE or self.evaluated == self.budget:
+                self.stopped = self.evaluated
+        if self.stopped is not None:
+            return []
+        upto = min(self.evaluated + self.batch, self.budget)
+        todo = [i for i in range(upto) if i not in self.records and i not in self.scheduled]
+        self.scheduled.update(todo)
+        return todo
+
+
 #: this module, as :mod:`verification.reach` names files.
 _RUNNER_FILE = "verification/runner.py"
 
@@ -263,6 +306,7 @@ def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect:
              function: Callable = run_batch) -> None:
     """Run ``tasks`` (tuples of ``function``'s arguments) and call ``on_done(task, result)`` as each ends.
 
+    ``on_done`` may return further tasks (a sequential claim's next batch), which run too.
     ``defect`` (a self-test run) is planted in every worker before its first trial.
     """
     if scheduler:
@@ -277,24 +321,33 @@ def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect:
                 client.register_plugin(plugin, name=plugin.name)
             try:
                 futures = {client.submit(function, *task, pure=False): task for task in tasks}
-                for future in as_completed(futures):
-                    on_done(futures[future], future.result())
+                pending = as_completed(list(futures))
+                for future in pending:
+                    for task in on_done(futures.pop(future), future.result()) or ():
+                        added = client.submit(function, *task, pure=False)
+                        futures[added] = task
+                        pending.add(added)
             finally:
                 if plugin is not None:
                     # Dask workers outlive the run: the defect must leave with it.
                     client.unregister_worker_plugin(plugin.name)
         return
     if jobs == 1:
-        for task in tasks:
-            on_done(task, function(*task))
+        queue = collections.deque(tasks)
+        while queue:
+            task = queue.popleft()
+            queue.extend(on_done(task, function(*task)) or ())
         return
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
                                                 initializer=_worker_init, initargs=(defect,)) as pool:
         futures = {pool.submit(function, *task): task for task in tasks}
         try:
-            for future in concurrent.futures.as_completed(futures):
-                on_done(futures[future], future.result())
+            while futures:
+                done, _ = concurrent.futures.wait(futures, return_when=concurrent.futures.FIRST_COMPLETED)
+                for future in done:
+                    for task in on_done(futures.pop(future), future.result()) or ():
+                        futures[pool.submit(function, *task)] = task
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)
             raise
@@ -404,20 +457,31 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
         # Read what the store holds before writing to it: a store damaged inside then stops
         # the run with a StoreError and is left as it was.
         keys = _keyed_trials(db, [c for c in claims if c.id not in failed], hashes, seed, profile, defect)
-        tasks, stored = [], {}
+        # An ordinary run traces its trials (the self-test's defects are not in the code on disk).
+        token = None if defect is not None else f"{os.getpid()}-{time.time_ns()}"
+
+        def tasks_of(claim_id: str, indices: list[int]) -> list[tuple]:
+            extra = () if token is None else (token,)
+            return [(claim_id, configs[claim_id], seed, indices[k:k + BATCH_SIZE], *extra)
+                    for k in range(0, len(indices), BATCH_SIZE)]
+
+        tasks, stored, sequential = [], {}, {}
         for c in claims:
             if c.id in failed:
                 continue
             have = db.existing_trials(seed, profile, c.id, keys[c.id].trial_key)
             stored[c.id] = len(have)
+            if configs[c.id].get(SEQUENTIAL):
+                state = _Sequential(c, configs[c.id], int(configs[c.id][SEQUENTIAL]), configs[c.id]["n_trials"],
+                                    alpha / len(claims), seed, profile, {i: r.record for i, r in have.items()})
+                sequential[c.id] = state
+                tasks += tasks_of(c.id, state.advance())
+                continue
             missing = [i for i in range(configs[c.id]["n_trials"]) if i not in have]
-            tasks += [(c.id, configs[c.id], seed, missing[k:k + BATCH_SIZE])
-                      for k in range(0, len(missing), BATCH_SIZE)]
+            tasks += tasks_of(c.id, missing)
         meta["reuse"] = _reuse_notes(keys, stored, {c: configs[c]["n_trials"] for c in keys})
         incremental.save_new_states(db, keys.values())
         run_id = db.start_run(meta)
-        # An ordinary run traces its trials (the self-test's defects are not in the code on disk).
-        token = None if defect is not None else f"{os.getpid()}-{time.time_ns()}"
         with _progress(sum(len(t[3]) for t in tasks), quiet) as bar:
             def store_batch(task, result):
                 rows, reached = result if token is not None else (result, None)
@@ -430,26 +494,42 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                         failed[task[0]] = error_verdict(task[0], "trial", info["exception"], seed=seed,
                                                         profile=profile, trial_index=info["trial_index"])
                 bar.update(len(rows))
+                state = sequential.get(task[0])
+                if state is None or task[0] in failed:
+                    return []
+                state.records.update((i, record) for i, record, _ in good)
+                more = tasks_of(task[0], state.advance())
+                bar.total += sum(len(t[3]) for t in more)
+                return more
 
-            _execute([(*t, token) for t in tasks] if token is not None else tasks, jobs, scheduler,
-                     store_batch, defect, run_batch_traced if token is not None else run_batch)
+            _execute(tasks, jobs, scheduler, store_batch, defect,
+                     run_batch_traced if token is not None else run_batch)
+        # A sequential claim uses the trials up to where it stopped.
+        used = {c.id: (sequential[c.id].stopped or sequential[c.id].budget) if c.id in sequential
+                else configs[c.id]["n_trials"] for c in claims if c.id not in failed}
         if token is not None:
             for c in claims:
                 if c.id not in failed:
-                    incremental.record_reach(db, c, hashes[c.id], keys[c.id], seed, profile,
-                                             configs[c.id]["n_trials"])
+                    incremental.record_reach(db, c, hashes[c.id], keys[c.id], seed, profile, used[c.id])
 
         records, elapsed = {}, {}
         decided = [c for c in claims if c.id not in failed]
         for c in decided:
             rows = db.existing_trials(seed, profile, c.id, keys[c.id].trial_key)
-            n = configs[c.id]["n_trials"]
-            if sorted(rows) != list(range(n)):
+            n = used[c.id]
+            if not set(range(n)) <= set(rows):
                 raise RuntimeError(f"claim {c.id}: the store holds {len(rows)} of {n} trials after the run")
             records[c.id] = [rows[i].record for i in range(n)]
             elapsed[c.id] = sum(rows[i].elapsed_s for i in range(n))
         decide_start = time.perf_counter()
         verdicts = {**_decide(decided, records, configs, alpha, seed, profile), **failed}
+        for claim_id, state in sequential.items():
+            if claim_id not in failed:
+                verdicts[claim_id] = replace(verdicts[claim_id], details={
+                    **verdicts[claim_id].details, "sequential": {
+                        "batch": state.batch, "budget": state.budget, "stopped_at": used[claim_id],
+                        "rule": "checkpoints at multiples of the batch, decided at the run's Bonferroni "
+                                "level; the claim's rule is anytime-valid, so stopping keeps its level"}})
         decide_share = (time.perf_counter() - decide_start) / max(1, len(claims))
         outcomes = []
         for c in claims:

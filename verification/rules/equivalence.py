@@ -18,12 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from verification.rules.grid import PointDecision, grid_verdict
-from verification.rules.mean import (
-    detectable_shift,
-    lower_confidence,
-    upper_confidence,
-    violation_pvalue,
-)
+from verification.rules.mean import detectable_shift, lower_end, upper_end
 from verification.verdicts import Verdict
 
 __all__ = ["EqualityPoint", "equivalence"]
@@ -48,7 +43,7 @@ class EqualityPoint:
     instance: Mapping | None = None
 
 
-def _decide(p: EqualityPoint, tail: float) -> PointDecision:
+def _decide(p: EqualityPoint, tail: float, anytime: bool = False) -> PointDecision:
     values = np.asarray(p.values, dtype=np.float64)
     n = values.size
     below, above = int(np.sum(values < p.lower)), int(np.sum(values > p.upper))
@@ -58,20 +53,21 @@ def _decide(p: EqualityPoint, tail: float) -> PointDecision:
     # only lowers the mean), and the upper bound the mirror image.
     lower = p.lower if below == 0 else -math.inf
     upper = p.upper if above == 0 else math.inf
-    low = lower_confidence(values, lower, p.upper, tail)
-    high = upper_confidence(values, p.lower, upper, tail)
+    low, p_low = lower_end(values, lower, p.upper, p.exact, tail, anytime) if below == 0 else (-math.inf, 1.0)
+    high = upper_end(values, p.lower, upper, tail, anytime)
+    _, p_high = lower_end(-values, -upper, -p.lower, -p.exact, tail, anytime) if above == 0 else (0.0, 1.0)
     mean = float(values.mean())
     bias = mean - p.exact
     # Two sides, each tested at tail (the grid's splits count both): the smaller p-value.
-    pvalue = min(violation_pvalue(values, lower, p.upper, p.exact) if below == 0 else 1.0,
-                 violation_pvalue(-values, -upper, -p.lower, -p.exact) if above == 0 else 1.0)
+    pvalue = min(p_low, p_high)
     shift = detectable_shift(n, p.upper - p.lower, tail) if outside == 0 else math.inf
     violated = low > p.exact or high < p.exact
     holds = p.exact - p.margin < low and high < p.exact + p.margin
     row = {"mean": mean, "exact": p.exact, "bias": bias, "n": n, "interval": [low, high],
            "margin": p.margin, "range": [p.lower, p.upper], "values_outside_range": outside,
            "detectable_bias": shift, "printed_violated": violated, "printed_holds": holds,
-           "covered": not violated}
+           "covered": not violated,
+           "interval_kind": "anytime-valid confidence sequence (betting)" if anytime else "fixed n"}
     return PointDecision(
         key=p.key, statistic=abs(bias) / p.margin, bound=1.0,
         interval=((low - p.exact) / p.margin, (high - p.exact) / p.margin),
@@ -82,14 +78,15 @@ def _decide(p: EqualityPoint, tail: float) -> PointDecision:
 
 
 def equivalence(claim_id: str, points: Sequence[EqualityPoint], alpha: float,
-                details: Mapping | None = None) -> Verdict:
+                details: Mapping | None = None, anytime: bool = False) -> Verdict:
     """The equivalence rule over a grid of points, each side at ``alpha / (2 G)``.
 
     The statistic is ``|bias| / margin`` at the worst point (above 1: a bias larger than the
     margin), and ``min_detectable_ratio`` the smallest ``|bias| / margin`` found with the
-    design power.
+    design power.  ``anytime=True`` decides with the betting confidence sequence
+    (:func:`verification.rules.mean.lower_end`), valid when the claim samples until decided.
     """
     splits = 2 * len(points)
-    decisions = [_decide(p, alpha / splits) for p in points]
+    decisions = [_decide(p, alpha / splits, anytime) for p in points]
     return grid_verdict(claim_id, RULE, decisions, alpha=alpha, splits=splits,
                         n_trials=max(len(p.values) for p in points), details=details)

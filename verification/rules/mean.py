@@ -37,10 +37,11 @@ from scipy import stats
 
 from verification.catalog import DESIGN_POWER
 from verification.rules.grid import PointDecision, grid_verdict
+from verification.sequential.betting import SequentialMeanTest
 from verification.verdicts import Verdict
 
-__all__ = ["MeanPoint", "detectable_shift", "lower_confidence", "mean_bound", "upper_confidence",
-           "violation_pvalue", "violation_sample_size"]
+__all__ = ["MeanPoint", "detectable_shift", "lower_confidence", "lower_end", "mean_bound", "upper_confidence",
+           "upper_end", "violation_pvalue", "violation_sample_size"]
 
 RULE = "mean bound (a-priori range: Hoeffding and empirical Bernstein)"
 #: the caps of the violation side, in units of (bound - lower) above lower: a small cap finds
@@ -178,6 +179,36 @@ def violation_sample_size(bound: float, lower: float, ratio: float, tail: float)
     return high
 
 
+def _sequence(values, lower: float, upper: float, tail: float) -> SequentialMeanTest:
+    # theta = 1/2 and alpha = 2 tail: each side of the sequence misses with probability at most tail.
+    return SequentialMeanTest(lower, upper, 2.0 * tail).update(np.clip(values, lower, upper))
+
+
+def lower_end(values, lower: float, cap: float, bound: float, tail: float, anytime: bool) -> tuple[float, float]:
+    """The lower confidence bound of ``E[min(X, cap)]`` (hence of ``E[X]``) at ``tail`` and the
+    p-value of ``E[X] <= bound`` it decides: fixed-n (Hoeffding and empirical Bernstein), or,
+    ``anytime``, the betting confidence sequence (Waudby-Smith & Ramdas 2023), valid at any
+    stopping time, with the one-sided p-value ``1 / sup_t K+_t(bound)``."""
+    if not anytime:
+        return lower_confidence(values, lower, cap, tail), violation_pvalue(values, lower, cap, bound)
+    test = _sequence(values, lower, cap, tail)
+    low = float(test.confidence_sequence().low[-1])
+    if bound < lower:
+        return low, 0.0
+    if bound >= cap:
+        return low, 1.0
+    return low, float(np.exp(-max(0.0, float(test.capital(bound).log_plus.max()))))
+
+
+def upper_end(values, lower: float, upper: float, tail: float, anytime: bool) -> float:
+    """The upper confidence bound of ``E[X]`` at ``tail`` (mirror of :func:`lower_end`)."""
+    if not anytime:
+        return upper_confidence(values, lower, upper, tail)
+    if not (math.isfinite(lower) and math.isfinite(upper)):
+        return math.inf
+    return float(_sequence(values, lower, upper, tail).confidence_sequence().high[-1])
+
+
 def _t_interval(values: np.ndarray, tail: float) -> list[float]:
     n = values.size
     if n < 2 or not np.isfinite(values).all():
@@ -186,7 +217,7 @@ def _t_interval(values: np.ndarray, tail: float) -> list[float]:
     return [float(values.mean() - half), float(values.mean() + half)]
 
 
-def _decide(p: MeanPoint, tail: float) -> PointDecision:
+def _decide(p: MeanPoint, tail: float, anytime: bool = False) -> PointDecision:
     values = np.asarray(p.values, dtype=np.float64)
     n = values.size
     below, above = int(np.sum(values < p.lower)), int(np.sum(values > p.upper))
@@ -194,8 +225,9 @@ def _decide(p: MeanPoint, tail: float) -> PointDecision:
     lower = p.lower if below == 0 else -math.inf
     upper = p.upper if above == 0 else math.inf
     caps = _caps(p, lower, upper)
-    low = max((lower_confidence(values, lower, cap, tail / len(caps)) for cap in caps), default=-math.inf)
-    high = upper_confidence(values, lower, upper, tail)
+    ends = [lower_end(values, lower, cap, p.bound, tail / len(caps), anytime) for cap in caps]
+    low = max((e[0] for e in ends), default=-math.inf)
+    high = upper_end(values, lower, upper, tail, anytime)
     mean = float(values.mean())
     scale = p.scale if p.scale is not None else abs(p.bound)
     scale = scale if scale > 0 else 1.0
@@ -206,14 +238,18 @@ def _decide(p: MeanPoint, tail: float) -> PointDecision:
     shifts = [detectable_shift(n, cap - lower, tail / len(caps)) for cap in caps]
     reachable = [s for s, cap in zip(shifts, caps, strict=True) if p.bound + s <= cap]
     mdr = 1.0 + min(reachable) / scale if reachable else math.inf
-    can_fail = any(lower_confidence(np.full(n, cap), lower, cap, tail / len(caps)) > p.bound for cap in caps)
+    can_fail = any(lower_end(np.full(n, cap), lower, cap, p.bound, tail / len(caps), anytime)[0] > p.bound
+                   for cap in caps)
     violated, holds = low > p.bound, high < p.bound
     row = {"mean": mean, "n": n, "bound": p.bound, "interval": [low, high], "ratio": ratio,
            "printed_violated": violated, "printed_holds": holds, "range": [p.lower, p.upper],
            "caps": caps,
            "values_outside_range": below + above, "min_detectable_ratio": mdr, "can_fail": can_fail,
            "sd": float(values.std(ddof=1)) if n > 1 else 0.0,
-           "t_interval_not_deciding": _t_interval(values, tail)}
+           "t_interval_not_deciding": _t_interval(values, tail),
+           "interval_kind": "anytime-valid confidence sequence (betting)" if anytime else "fixed n"}
+    if anytime:
+        row["min_detectable_ratio_note"] = "of the fixed-n rule: the confidence sequence needs more trials"
     if not math.isfinite(upper):
         row["why_no_upper_bound"] = ("X has no a-priori upper end" if above == 0 else
                                      f"{above} values exceed the stated upper end {p.upper:g}")
@@ -224,22 +260,25 @@ def _decide(p: MeanPoint, tail: float) -> PointDecision:
     return PointDecision(
         key=p.key, statistic=mean, bound=p.bound, interval=(low, high), ratio=ratio,
         printed_violated=violated, printed_holds=holds,
-        pvalue=min((len(caps) * violation_pvalue(values, lower, cap, p.bound) for cap in caps), default=1.0),
+        pvalue=min((min(1.0, len(caps) * e[1]) for e in ends), default=1.0),
         min_detectable_ratio=mdr, can_fail=can_fail,
         counterexample={"point": p.key, **(p.instance or {}), "mean": mean, "bound": p.bound,
                         "lower_confidence_bound": low}, row=row, **corrected)
 
 
 def mean_bound(claim_id: str, points: Sequence[MeanPoint], alpha: float,
-               details: Mapping | None = None) -> Verdict:
+               details: Mapping | None = None, anytime: bool = False) -> Verdict:
     """The mean-bound rule over a grid of points, printed bound first.
 
     Each side of each point is tested at ``alpha / (c G)`` (G points, c = 2 when a corrected
     bound is also tested); :func:`verification.rules.grid.grid_verdict` makes one verdict.
+    ``anytime=True`` decides with the betting confidence sequence instead of the fixed-n
+    bounds, so that a claim that samples until it is decided (the runner's
+    ``sequential_batch``) keeps its level.
     """
     splits = (2 if any(p.corrected is not None for p in points) else 1) * len(points)
     tail = alpha / splits
-    decisions = [_decide(p, tail) for p in points]
+    decisions = [_decide(p, tail, anytime) for p in points]
     unbounded = [d for d in decisions if "why_no_upper_bound" in d.row]
     reason = None
     if not any(d.can_fail for d in decisions):

@@ -17,7 +17,16 @@ from iln import theory
 from iln.estimator import estimate_scalar_product
 from iln.random_streams import child
 from verification import rules, statistics
-from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Erratum, Quote, Source, register
+from verification.catalog import (
+    DESIGN_ALPHA,
+    DESIGN_POWER,
+    SEQUENTIAL,
+    Claim,
+    Erratum,
+    Quote,
+    Source,
+    register,
+)
 from verification.claims.iln.algorithm1_runs import RUNS, algorithm1_run
 from verification.claims.iln.instances import DESCRIPTIONS, estimator_instance
 from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, Verdict
@@ -57,7 +66,8 @@ def unbiased_decide(records, config, alpha) -> Verdict:
             upper=inst.alpha_l1, margin=config["margin"] * inst.alpha_l1,
             instance={"instance": key, "description": DESCRIPTIONS[key.split("/")[0]]}))
     return rules.equivalence("iln.alg2.unbiased", points, alpha,
-                             {"margin_relative_to_alpha_l1": config["margin"]})
+                             {"margin_relative_to_alpha_l1": config["margin"]},
+                             anytime=bool(config.get(SEQUENTIAL)))
 
 
 _ALG2 = r"E = \frac{\|\alpha\|_1}{m}\sum_{k=1}^m \operatorname{sgn}(\alpha_{i_k})\psi(\mathbf{x}_{i_k};\bar{\mathbf{w}}_k)\psi(\mathbf{x};\bar{\mathbf{w}}_k)"
