@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 from verification.claims.iln import estimator_tails
-from verification.statistics import range_checked_mean_interval
 
 
 def _records(values):
@@ -31,13 +30,3 @@ def test_estimates_outside_the_range_are_decided_not_raised():
     verdict = estimator_tails.unbiased_decide(_records(values), {"margin": 0.05}, 1e-3)
     assert verdict.verdict == "violated"
     assert verdict.details["points"]["two_point/fast"]["values_outside_range"] > 0
-
-
-def test_range_checked_interval_is_the_exact_one_inside_the_range():
-    values = np.random.default_rng(5).uniform(-1, 1, 200)
-    interval, outside = range_checked_mean_interval(values, -1.0, 1.0, 0.99, seed=0)
-    assert outside == 0
-    assert interval.method.startswith("Hoeffding")
-    interval, outside = range_checked_mean_interval(np.r_[values, 1.5], -1.0, 1.0, 0.99, seed=0)
-    assert outside == 1
-    assert "bootstrap" in interval.method

@@ -67,7 +67,6 @@ __all__ = [
     "loglog_fit",
     "mean_interval",
     "paired_one_sided",
-    "range_checked_mean_interval",
 ]
 
 Seed = int | np.random.SeedSequence
@@ -648,40 +647,6 @@ def mean_interval(values: ArrayLike, lower: float, upper: float, level: float) -
         level,
         "Hoeffding and empirical Bernstein, intersected (union bound, half the risk each)",
     )
-
-
-def range_checked_mean_interval(
-    values: ArrayLike, lower: float, upper: float, level: float, seed: Seed
-) -> tuple[Interval, int]:
-    """:func:`mean_interval` when every value is in its stated range, else a bootstrap.
-
-    A value outside ``[lower, upper]`` means the implementation under test broke the
-    premise that bounds its output (for example ``|E| <= ||alpha||_1`` for Algorithm 2):
-    the exact interval no longer applies, and the variable is decided as an unbounded one
-    (DESIGN.md, Statistics) instead of the check stopping.
-
-    Parameters
-    ----------
-    values : array_like, shape (n,)
-        Independent draws, ``n >= 2``.
-    lower, upper : float
-        The range the values should lie in, ``lower < upper``.
-    level : float
-        Coverage probability, in (0, 1).
-    seed : int or numpy.random.SeedSequence
-        Seed of the bootstrap (used only when a value is outside the range).
-
-    Returns
-    -------
-    interval : Interval
-    outside : int
-        How many values lie outside ``[lower, upper]``.
-    """
-    sample = np.asarray(values, dtype=np.float64)
-    outside = int(np.sum((sample < lower) | (sample > upper)))
-    if outside:
-        return bootstrap_interval(sample, level, seed=seed), outside
-    return mean_interval(sample, lower, upper, level), 0
 
 
 def hoeffding_detectable_shift(
