@@ -74,6 +74,18 @@ def selftest(session):
         session.run("iln-verify", "report", "--store", store, "--out", "reports")
 
 
+@nox.session(name="type_one")
+def type_one(session):
+    """The type I rate: 200 master seeds of the claims expected to hold (printed or corrected),
+    smoke profile, family-wise alpha 0.05 (about 90 minutes on 2 cores; resumable)."""
+    session.install(".[test]")
+    # The plan (seeds, profile, alpha, claims) is fixed here, before any of its seeds ran.
+    session.run("python", "-m", "verification.selftest", "--parts", "false_alarms", "--defects", "none",
+                "--expected", "holds,holds_after_correction", "--seeds", "200", "--profile", "smoke",
+                "--alpha", "0.05", "--out", "reports/selftest-type-one.json", *session.posargs,
+                success_codes=[0, 1, 3])
+
+
 @nox.session
 def compare(session):
     """Compare the iln.sklearn estimators with scikit-learn's own at equal budgets; print the README table."""

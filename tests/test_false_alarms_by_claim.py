@@ -65,3 +65,35 @@ def test_type_one_and_type_two_are_counted_apart_and_unstable_claims_are_named()
     twice = [*differing, {"seed": 7, "claim": "iln.lemma4.hoeffding", "verdict": "inconclusive",
                           "expected": "holds_after_correction"}]
     assert "iln.lemma4.hoeffding" not in FalseAlarms(list(range(20)), claims, twice, "smoke", 1.0).stable()
+
+
+def test_type_one_counts_a_failed_correction_and_records_the_alpha_it_was_decided_at():
+    # lemma4 is expected holds_after_correction: "violated" rejects its corrected statement
+    # (a true statement), "inconclusive" only misses; lemma5.alpha_l1 (expected holds) found
+    # holds_after_correction had its printed statement rejected.
+    differing = [{"seed": 3, "claim": "iln.lemma4.hoeffding", "verdict": "violated",
+                  "expected": "holds_after_correction"},
+                 {"seed": 4, "claim": "iln.lemma4.hoeffding", "verdict": "inconclusive",
+                  "expected": "holds_after_correction"},
+                 {"seed": 6, "claim": "iln.lemma5.alpha_l1", "verdict": "holds_after_correction",
+                  "expected": "holds"}]
+    claims = ["iln.lemma4.hoeffding", "iln.lemma5.alpha_l1"]
+    one = FalseAlarms(list(range(200)), claims, differing, "smoke", 1.0, alpha=0.05).to_json()["type_one"]
+    assert (one["rejections"], one["seeds_with_a_rejection"]) == (2, [3, 6])
+    assert (one["alpha"], one["profile"], one["corrected_claims"]) == (0.05, "smoke", ["iln.lemma4.hoeffding"])
+    assert one["consistent_with_alpha"]  # 2 of 200: the interval's lower end lies below 0.05
+    many = [{"seed": s, "claim": "iln.lemma5.alpha_l1", "verdict": "violated", "expected": "holds"}
+            for s in range(30)]
+    assert not FalseAlarms(list(range(200)), claims, many, "smoke", 1.0, alpha=0.05).type_one()["consistent_with_alpha"]
+
+
+def test_the_selftest_cli_selects_claims_by_expected_verdict_and_checks_alpha(tmp_path, capsys):
+    from verification.selftest.__main__ import main
+    out = tmp_path / "t.json"
+    assert main(["--parts", "false_alarms", "--alpha", "1.5", "--out", str(out)]) == 2
+    assert "--alpha" in capsys.readouterr().err
+    assert main(["--parts", "false_alarms", "--expected", "maybe", "--out", str(out)]) == 2
+    assert "--expected" in capsys.readouterr().err
+    assert main(["--parts", "false_alarms", "--expected", "violated", "--claims", "iln.lemma5.alpha_l1",
+                 "--out", str(out)]) == 2
+    assert "no selected claim" in capsys.readouterr().err

@@ -53,6 +53,9 @@ __all__ = ["NOT_RUN", "SCHEMA_VERSION", "SELFTEST_FILE", "ClaimView", "ErratumVi
 NOT_RUN = "not run"
 #: the self-test figures (issue #8), looked for beside the store, then in the output directory.
 SELFTEST_FILE = "selftest.json"
+#: the type I campaign's document (python -m verification.selftest --parts false_alarms
+#: --expected holds,holds_after_correction --seeds 200 --alpha 0.05), beside SELFTEST_FILE.
+TYPE_ONE_FILE = "selftest-type-one.json"
 EXPLORATION_MARK = ".explore."
 #: version of summary.json's layout: 2 added ``schema_version`` and, per claim, ``run_id`` and
 #: ``revision`` (the run that saved its verdict).
@@ -357,8 +360,8 @@ def _reproducibility(run: RunRow | None, views: tuple[ClaimView, ...]) -> Table 
             round(sum(v.verdict.elapsed_s for v in views if v.verdict is not None), 1)})
 
 
-def _selftest(store: Path, out: Path) -> dict | None:
-    for path in (store.parent / SELFTEST_FILE, out / SELFTEST_FILE):
+def _read_selftest(store: Path, out: Path, name: str) -> dict | None:
+    for path in (store.parent / name, out / name):
         if path.is_file():
             try:
                 doc = json.loads(path.read_text())
@@ -370,6 +373,21 @@ def _selftest(store: Path, out: Path) -> dict | None:
                 raise ReportError(f"{path}: {exc}") from None
             return doc
     return None
+
+
+def _selftest(store: Path, out: Path) -> dict | None:
+    """``selftest.json``, with the type I campaign's document under ``"type_one_campaign"``
+    when both are found."""
+    doc = _read_selftest(store, out, SELFTEST_FILE)
+    if doc is None:
+        return None
+    type_one = _read_selftest(store, out, TYPE_ONE_FILE)
+    if type_one is not None:
+        doc = {**doc, "type_one_campaign": {"false_alarms": {"type_one": error_rates(type_one)["type_one"]},
+                                            "meta": {k: type_one["meta"].get(k) for k in
+                                                     ("git_revision", "started", "command", "profile", "alpha")},
+                                            "complete": type_one.get("complete")}}
+    return doc
 
 
 def _stability(claim_id: str, selftest: Mapping | None) -> str | None:

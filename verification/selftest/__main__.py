@@ -27,7 +27,7 @@ import os
 import sys
 from pathlib import Path
 
-from verification import catalog
+from verification import catalog, runner, verdicts
 from verification.report.markdown import selftest_section
 from verification.selftest import campaign, explain
 from verification.selftest import defects as defect_catalog
@@ -61,6 +61,16 @@ def _count(text: str, least: int) -> int:
     return value
 
 
+def _alpha(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {value}")
+    return value
+
+
 def _names(text: str) -> list[str]:
     return [n for n in (part.strip() for part in text.split(",")) if n]
 
@@ -80,6 +90,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", choices=catalog.PROFILES, default="quick")
     p.add_argument("--claims", default="", metavar="IDS",
                    help="comma-separated claim ids (default: the whole catalog)")
+    p.add_argument("--expected", default="", metavar="VERDICTS",
+                   help="keep only the claims whose expected verdict is one of these "
+                        "(comma-separated; for example holds,holds_after_correction for the "
+                        "type I campaign)")
+    p.add_argument("--alpha", type=_alpha, default=runner.DEFAULT_ALPHA,
+                   help=f"family-wise alpha of every run (default {runner.DEFAULT_ALPHA:g}); "
+                        "the type I campaign uses 0.05 so that its rate is measurable")
     p.add_argument("--jobs", type=lambda t: _count(t, 1), default=None,
                    help="local worker processes per run (default: all cores)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run the trials on this Dask scheduler")
@@ -151,6 +168,14 @@ def _run(args) -> int:
     unknown = [c for c in claims if c not in known]
     if unknown:
         raise UsageError(f"--claims: unknown claim id {unknown[0]!r} (iln-verify list shows the catalog)")
+    wanted = _names(args.expected)
+    if wanted:
+        bad = [v for v in wanted if v not in verdicts.OUTCOMES]
+        if bad:
+            raise UsageError(f"--expected: unknown verdict {bad[0]!r} (one of {', '.join(verdicts.OUTCOMES)})")
+        claims = [c for c in claims if known[c].expected in wanted]
+        if not claims:
+            raise UsageError(f"--expected: no selected claim is expected {args.expected!r}")
     parts = _names(args.parts)
     bad = [p for p in parts if p not in campaign.PARTS]
     if bad or not parts:
@@ -165,7 +190,7 @@ def _run(args) -> int:
                          profile=args.profile, claims=claims, parts=tuple(parts),
                          jobs=args.jobs or os.cpu_count() or 1, scheduler=args.scheduler,
                          workdir=_stores_of_this_code(args.workdir), checkout=checkout,
-                         trial_stores=args.workdir / TRIAL_STORES)
+                         trial_stores=args.workdir / TRIAL_STORES, alpha=args.alpha)
     _say(args.quiet, f"self-test: {len(plan.unit_ids())} units ({', '.join(parts)}), "
                      f"{len(claims)} claims, profile {args.profile}")
     budget = None if args.budget_minutes is None else 60.0 * args.budget_minutes

@@ -65,6 +65,8 @@ class Plan:
         recorders, and a defect's trials are keyed by the defect, not by the code.
     checkout : Path or None
         The repository root whose ``tests/`` the suites run (needed for the suites only).
+    alpha : float
+        The family-wise alpha of every run (a seed's stored trials do not depend on it).
     """
 
     defects: list[Defect]
@@ -78,6 +80,7 @@ class Plan:
     workdir: Path = Path(".iln-verify") / "selftest"
     checkout: Path | None = None
     trial_stores: Path | None = None
+    alpha: float = runner.DEFAULT_ALPHA
 
     @property
     def runs_defects(self) -> bool:
@@ -119,7 +122,8 @@ def _reusable(previous: dict | None, plan: Plan, fingerprint: dict, suite_fp: di
         return state
     meta = previous.get("meta", {})
     same_run = (previous.get("fingerprint", {}).get("sha256") == fingerprint["sha256"]
-                and meta.get("profile") == plan.profile and meta.get("claims") == plan.claims)
+                and meta.get("profile") == plan.profile and meta.get("claims") == plan.claims
+                and meta.get("alpha", runner.DEFAULT_ALPHA) == plan.alpha)
     if same_run:
         for seed, entry in previous.get("false_alarms", {}).get("per_seed", {}).items():
             state.seeds[int(seed)] = entry
@@ -151,7 +155,7 @@ def _document(plan: Plan, state: _State, fingerprint: dict, pending: list[str], 
     finished = [s for s in planned if s in state.seeds]
     per_seed = {s: state.seeds[s]["verdicts"] for s in finished}
     alarms = FalseAlarms(finished, plan.claims, differing_verdicts(per_seed), plan.profile,
-                         sum(state.seeds[s]["elapsed_s"] for s in finished))
+                         sum(state.seeds[s]["elapsed_s"] for s in finished), alpha=plan.alpha)
     campaign = MutationCampaign(done, [state.defects[d.name] for d in done],
                                 DefectOutcome("control", control["verdicts"] if control else {}),
                                 plan.claims, plan.profile, plan.mutation_seed, 0.0,
@@ -169,6 +173,7 @@ def _document(plan: Plan, state: _State, fingerprint: dict, pending: list[str], 
         "faults": state.suites.get("faults"),
         "bad_input": state.suites.get("bad_input"),
         "meta": {**meta, "profile": plan.profile, "seed": plan.mutation_seed, "claims": plan.claims,
+                 "alpha": plan.alpha,
                  "jobs": plan.jobs, "scheduler": plan.scheduler,
                  "control": {"seed": plan.mutation_seed,
                              "verdicts": control["verdicts"] if control else None,
@@ -180,7 +185,7 @@ def _document(plan: Plan, state: _State, fingerprint: dict, pending: list[str], 
                               "seeds (all claims count while no seed has run)",
                  "reuse_rule": "a unit stored by an earlier invocation is reused when the "
                                "fingerprint of the code behind its verdicts, the profile, the "
-                               "claims and the seed are the same; a seed's unit computed again "
+                               "claims, alpha and the seed are the same; a seed's unit computed again "
                                "reuses the trials of every claim whose reached code is unchanged"},
     }
     return doc
@@ -213,7 +218,8 @@ def _control(plan: Plan) -> dict:
         # A claim that raises on the unmodified code: recorded as such, and no defect's
         # trials are pruned (the reach of the others is not known).
         clean = run_defect(None, plan.claims, seed=plan.mutation_seed, store=store,
-                           profile=plan.profile, jobs=plan.jobs, scheduler=plan.scheduler, quiet=True)
+                           profile=plan.profile, jobs=plan.jobs, scheduler=plan.scheduler, quiet=True,
+                           alpha=plan.alpha)
         return {"verdicts": clean.verdicts, "errors": clean.errors, "elapsed_s": clean.elapsed_s}
     return {"verdicts": found.verdicts, "errors": {}, "elapsed_s": time.perf_counter() - start,
             "reach": found.hits, "reach_recorded": found.recorded}
@@ -279,7 +285,8 @@ def run_campaign(plan: Plan, out: str | os.PathLike, *, budget_s: float | None =
     reused = sum(finished(u) for u in units)
     if reused:
         say(f"reusing {reused} of {len(units)} units stored in {out}")
-    common = {"profile": plan.profile, "jobs": plan.jobs, "scheduler": plan.scheduler, "quiet": True}
+    common = {"profile": plan.profile, "jobs": plan.jobs, "scheduler": plan.scheduler, "quiet": True,
+              "alpha": plan.alpha}
     for unit in units:
         if finished(unit):
             continue

@@ -42,6 +42,8 @@ class FalseAlarms:
     elapsed_s : float
     expected : mapping of str to str, optional
         Each claim's expected verdict when the seeds ran; default the catalog's today.
+    alpha : float, default=runner.DEFAULT_ALPHA
+        The family-wise alpha each seed's run was decided at.
     """
 
     seeds: list[int]
@@ -51,6 +53,8 @@ class FalseAlarms:
     elapsed_s: float
     #: each claim's expected verdict when the seeds ran (default: the catalog's today).
     expected: Mapping[str, str] | None = None
+    #: the family-wise alpha of every seed's run.
+    alpha: float = runner.DEFAULT_ALPHA
 
     @property
     def n_verdicts(self) -> int:
@@ -59,6 +63,7 @@ class FalseAlarms:
     def to_json(self) -> dict:
         """The ``"false_alarms"`` entry of ``selftest.json``, with :meth:`by_claim` under ``"by_claim"``."""
         out = {"seeds": list(self.seeds), "claims": list(self.claims), "profile": self.profile,
+               "alpha": self.alpha,
                "differing": list(self.differing), "n_verdicts": self.n_verdicts, "level": LEVEL,
                "elapsed_s": self.elapsed_s}
         if not self.n_verdicts:
@@ -105,23 +110,31 @@ class FalseAlarms:
         return {c: known[c].expected for c in self.claims if c in known}
 
     def type_one(self) -> dict:
-        """Rejections of true statements: runs in which a claim expected to hold was found
-        violated (as printed or after correction).
+        """Rejections of true statements: runs in which a statement expected to hold was rejected.
 
-        The family-wise false-alarm budget of a run bounds the share of such runs; with the
-        seeds as independent runs it gets a Clopper-Pearson interval over ``n = seeds``.
-        Zero rejections in ``n`` runs bound the rate only below about ``3.7 / n`` (95%), so
-        a budget of 1e-3 cannot be confirmed from 20 seeds: the interval says how far it is.
+        Two kinds of statement are expected to hold: the printed statement of a claim expected
+        ``holds`` (rejected when the verdict is ``violated`` or ``holds_after_correction``), and
+        the corrected statement of a claim expected ``holds_after_correction`` (rejected when
+        the verdict is ``violated``: the correction failed too).  The family-wise alpha of a
+        run bounds the share of runs with such a rejection; with the seeds as independent runs
+        it gets a Clopper-Pearson interval over ``n = seeds``.  Zero rejections in ``n`` runs
+        bound the rate only below about ``3.7 / n`` (95%): a rate is measurable against alpha
+        only when ``n`` is large enough for ``alpha`` itself (200 seeds at alpha 0.05).
         """
-        holding = [c for c, e in self._expected().items() if e == "holds"]
-        rejected = {"violated", "holds_after_correction"}
-        runs = sorted({d["seed"] for d in self.differing if d["claim"] in holding and d["verdict"] in rejected})
+        expected = self._expected()
+        holding = [c for c, e in expected.items() if e == "holds"]
+        corrected = [c for c, e in expected.items() if e == "holds_after_correction"]
+        rejected_by = {**{c: {"violated", "holds_after_correction"} for c in holding},
+                       **{c: {"violated"} for c in corrected}}
+        runs = sorted({d["seed"] for d in self.differing
+                       if d["verdict"] in rejected_by.get(d["claim"], ())})
         n = len(self.seeds)
         ci = statistics.clopper_pearson(len(runs), n, LEVEL) if n else None
-        return {"claims": holding, "seeds": n, "alpha": runner.DEFAULT_ALPHA, "rejections": len(runs),
-                "seeds_with_a_rejection": runs,
+        return {"claims": holding, "corrected_claims": corrected, "seeds": n, "alpha": self.alpha,
+                "profile": self.profile, "rejections": len(runs), "seeds_with_a_rejection": runs,
                 "rate": len(runs) / n if n else None, "interval": [ci.low, ci.high] if ci else [None, None],
-                "level": LEVEL}
+                "level": LEVEL,
+                "consistent_with_alpha": (ci.low <= self.alpha) if ci else None}
 
     def type_two(self) -> dict:
         """Missed violations: per claim expected ``violated`` or ``holds_after_correction``,
@@ -159,7 +172,8 @@ def differing_verdicts(per_seed: Mapping[int, Mapping[str, str]]) -> list[dict]:
 
 def false_alarm_campaign(seeds: Sequence[int], *, workdir: str | Path, profile: str = "quick",
                          claims: Sequence[str] | None = None, jobs: int = 1,
-                         scheduler: str | None = None, quiet: bool = True) -> FalseAlarms:
+                         scheduler: str | None = None, quiet: bool = True,
+                         alpha: float = runner.DEFAULT_ALPHA) -> FalseAlarms:
     """Run ``claims`` on the unmodified code once per master seed and collect differing verdicts.
 
     Parameters
@@ -178,6 +192,8 @@ def false_alarm_campaign(seeds: Sequence[int], *, workdir: str | Path, profile: 
         A Dask scheduler address instead of local workers.
     quiet : bool, default=True
         No progress bars.
+    alpha : float, default=runner.DEFAULT_ALPHA
+        Family-wise alpha of each seed's run.
 
     Returns
     -------
@@ -197,7 +213,7 @@ def false_alarm_campaign(seeds: Sequence[int], *, workdir: str | Path, profile: 
     # A claim that raises on the unmodified code is a differing verdict ('error'), not a crash.
     per_seed = {seed: run_defect(None, claims, profile=profile, seed=seed, jobs=jobs,
                                  scheduler=scheduler, store=workdir / f"seed-{seed}.sqlite",
-                                 quiet=quiet).verdicts
+                                 quiet=quiet, alpha=alpha).verdicts
                 for seed in seeds}
     return FalseAlarms(seeds, claims, differing_verdicts(per_seed), profile,
-                       time.perf_counter() - start)
+                       time.perf_counter() - start, alpha=alpha)

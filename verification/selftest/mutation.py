@@ -165,13 +165,14 @@ def copy_control_trials(claims: Sequence[str], defect: str, *, profile: str, see
 
 def run_defect(name: str | None, claims: Sequence[str], *, profile: str, seed: int, jobs: int,
                scheduler: str | None, store: Path, quiet: bool, reach: Reach | None = None,
-               control: Path | None = None) -> DefectOutcome:
+               control: Path | None = None, alpha: float = runner.DEFAULT_ALPHA) -> DefectOutcome:
     """One defect (None: the control) over ``claims``; a raising run is retried claim by claim
     so that the claim that raised is the one recorded.
 
     With ``reach`` and ``control`` (the reach run's store), the trials of the claims that do
     not reach the defect are copied from the control instead of run again, provided the reach
-    had a recorder in every function the defect edits.
+    had a recorder in every function the defect edits.  ``alpha`` is the runs' family-wise
+    alpha.
     """
     copied: list[str] = []
     defect = defects_catalog.get(name) if name is not None else None
@@ -183,7 +184,7 @@ def run_defect(name: str | None, claims: Sequence[str], *, profile: str, seed: i
         copy_control_trials(copied, name, profile=profile, seed=seed, control=control, store=store)
     start = time.perf_counter()
     kwargs = {"profile": profile, "seed": seed, "jobs": jobs, "scheduler": scheduler,
-              "store": store, "quiet": quiet, "defect": name}
+              "store": store, "quiet": quiet, "defect": name, "alpha": alpha}
     try:
         result = runner.run(list(claims), **kwargs)
         verdicts = {o.claim.id: o.verdict.verdict for o in result.outcomes}
