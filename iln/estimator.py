@@ -115,11 +115,18 @@ def _reference(alpha, X, x, m, family, seed):
         return 0.0
     norm1 = np.abs(alpha).sum()
     q = np.abs(alpha) / norm1
+    # i ~ q by inversion of q's distribution function, built once: exactly what
+    # ``rng.choice(len(alpha), p=q)`` draws from the same stream (one ``rng.random()`` per
+    # sample, searched on the normalised cumulative sum), without re-validating q m times.
+    cdf = q.cumsum()
+    cdf /= cdf[-1]
     terms = np.empty(m)
     for k in range(m):
-        i = rng.choice(len(alpha), p=q)
+        i = int(cdf.searchsorted(rng.random(), side="right"))
         w = family.sample(1, rng)
-        terms[k] = np.sign(alpha[i]) * family.psi(X[i], w)[0, 0] * family.psi(x, w)[0, 0]
+        # psi(x_i; w) and psi(x; w) with the same w, in one call of the family's psi.
+        both = family.psi(np.stack([X[i], x]), w)
+        terms[k] = np.sign(alpha[i]) * both[0, 0] * both[1, 0]
     return float(norm1 / m * terms.sum())
 
 
