@@ -84,3 +84,11 @@ def test_compare_counts_a_nan_or_a_shape_change_as_off():
     record = compare(3, {"a": (np.array([1.0, np.nan]), np.array([1.0, 2.0])),
                          "b": (np.zeros(2), np.zeros(3)), "c": (1.0, 1.0 + 1e-12)})
     assert record["off"] == ["a", "b"]
+
+
+def test_list_shows_the_kind(capsys):
+    from verification import cli
+
+    assert cli.main(["list"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("iln.conformance.dsgd "))
+    assert "conformance" in line.split()[1]
