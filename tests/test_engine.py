@@ -15,7 +15,7 @@ from verification.store import Store
 from verification.verdicts import OUTCOMES
 
 CLAIMS = ["iln.alg2.unbiased", "iln.lemma4.hoeffding"]
-JSON_FIELDS = {"id", "title", "verdict", "expected", "statistic", "bound", "interval", "level", "alpha",
+JSON_FIELDS = {"id", "title", "kind", "verdict", "expected", "statistic", "bound", "interval", "level", "alpha",
                "power", "tightness", "counterexample", "elapsed_s", "sources"}
 META_FIELDS = {"seed", "profile", "versions", "git_revision", "started", "elapsed_s"}
 

@@ -27,6 +27,9 @@ LEARNER_MODULES = [
     "baselines/fixed_random.py",
     "baselines/doubly_stochastic.py",
     "baselines/kitchen_sinks.py",
+    "reference/shrinking_gradient.py",
+    "reference/fixed_random.py",
+    "reference/doubly_stochastic.py",
     "sklearn.py",
 ]
 ORACLE_NAMES = {"kernel", "_kernel", "quadrature_kernel", "has_kernel", "oracle"}

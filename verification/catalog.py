@@ -28,6 +28,7 @@ import numpy as np
 from verification.verdicts import OUTCOMES, Verdict
 
 __all__ = [
+    "CLAIM_KINDS",
     "DESIGN_ALPHA",
     "DESIGN_POWER",
     "ERRATUM_KINDS",
@@ -158,6 +159,12 @@ class Erratum:
             raise TypeError(f"quotes of the erratum of {self.claim_id} must be Quote instances")
 
 
+#: what a claim's verdict is about: a statement of a paper, or the conformance of the shipped
+#: code to its line-by-line transcription of a paper's pseudo-code (reported apart from the
+#: verdicts on the papers: an identity of the code, not evidence for or against a statement).
+CLAIM_KINDS = ("statement", "conformance")
+
+
 @dataclass(frozen=True)
 class Claim:
     """A numbered statement of a paper and how it is checked.
@@ -184,6 +191,8 @@ class Claim:
     instances : str
         Which instances the check tries and why they are hard (for the report).
     erratum : Erratum or None
+    kind : str, default="statement"
+        One of :data:`CLAIM_KINDS`.
     """
 
     id: str
@@ -196,8 +205,11 @@ class Claim:
     decide: Callable[[list[dict], Mapping[str, Any], float], Verdict]
     instances: str = ""
     erratum: Erratum | None = field(default=None)
+    kind: str = "statement"
 
     def __post_init__(self):
+        if self.kind not in CLAIM_KINDS:
+            raise ValueError(f"claim {self.id}: kind must be one of {CLAIM_KINDS}, got {self.kind!r}")
         if self.expected not in OUTCOMES:
             raise ValueError(f"expected must be one of {OUTCOMES}, got {self.expected!r}")
         missing = [p for p in PROFILES if p not in self.configs or "n_trials" not in self.configs[p]]

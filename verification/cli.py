@@ -122,7 +122,7 @@ def _fmt(value, spec=".3g") -> str:
 def _list(args) -> int:
     claims = catalog.load()
     if args.json:
-        doc = {"claims": [{"id": c.id, "title": c.title, "expected": c.expected, "rule": c.rule,
+        doc = {"claims": [{"id": c.id, "title": c.title, "kind": c.kind, "expected": c.expected, "rule": c.rule,
                            "sources": c.sources_json()} for c in claims.values()],
                "errata": [{"claim": e.claim_id, "printed": dict(e.printed), "counterexample": e.counterexample,
                            "corrected": e.corrected, "check": e.check, "kind": e.kind} for e in catalog.errata()]}
@@ -130,7 +130,7 @@ def _list(args) -> int:
         return EXIT_OK
     for c in claims.values():
         where = "; ".join(f"{s.paper} {s.location}" for s in c.sources)
-        print(f"{c.id:32s} {c.expected:24s} {c.title} [{where}]")
+        print(f"{c.id:32s} {c.kind:12s} {c.expected:24s} {c.title} [{where}]")
     print("\nErrata ledger:")
     for e in catalog.errata():
         print(f"  {e.claim_id} ({e.kind}): {e.counterexample}")

@@ -108,7 +108,7 @@ class ClaimOutcome:
         keys = ("statistic", "bound", "interval", "level", "alpha", "power", "tightness",
                 "counterexample", "elapsed_s", "min_detectable_ratio", "family", "can_fail", "worst_ratio",
                 "worst_instance", "verdict_printed", "verdict_corrected")
-        return {"id": self.claim.id, "title": self.claim.title, "verdict": v["verdict"],
+        return {"id": self.claim.id, "title": self.claim.title, "kind": self.claim.kind, "verdict": v["verdict"],
                 "expected": self.claim.expected, **{k: v[k] for k in keys},
                 "sources": self.claim.sources_json(), "rule": v["rule"], "n_trials": v["n_trials"],
                 "pvalue": v["pvalue"], "details": v["details"]}

@@ -47,7 +47,7 @@ from iln.budget import Budget
 from iln.features import FeatureFamily
 from iln.online_protocol import OnlineLosses
 
-__all__ = ["DoublyStochasticResult", "doubly_stochastic", "dsgd_budget"]
+__all__ = ["DoublyStochasticResult", "check_dsgd_arguments", "doubly_stochastic", "dsgd_budget"]
 
 
 def dsgd_budget(T: int, k: int) -> Budget:
@@ -118,6 +118,32 @@ class DoublyStochasticResult(OnlineLosses):
         return feature_matrix(self.family, X_new, flat) @ self.coef.ravel() / self.k
 
 
+def check_dsgd_arguments(X, y, family, k, seed, gamma0, gamma1, nu) -> tuple:
+    """Validate the arguments of :func:`doubly_stochastic` (and of its transcription,
+    :func:`iln.reference.doubly_stochastic.doubly_stochastic_reference`).
+
+    Returns
+    -------
+    tuple
+        ``(X, y, family, k, seed, gamma0, gamma1, nu)`` cleaned, ``seed`` a SeedSequence.
+
+    Raises
+    ------
+    TypeError, ValueError
+        On invalid input; the message names the argument.
+    """
+    X, y, family = check_online_data(X, y, family)
+    k = arguments.length(k, "k", 1)
+    seed = random_streams.as_seed_sequence(seed, "seed")
+    gamma0 = arguments.positive_real(gamma0, "gamma0")
+    gamma1 = arguments.nonnegative_real(gamma1, "gamma1")
+    nu = arguments.nonnegative_real(nu, "nu")
+    if gamma0 * nu >= 1.0:
+        raise ValueError(f"nu must satisfy gamma0 * nu < 1 so that the decay 1 - gamma_t nu stays "
+                         f"positive; got gamma0 * nu = {gamma0 * nu!r}")
+    return X, y, family, k, seed, gamma0, gamma1, nu
+
+
 def doubly_stochastic(X, y, family, *, k, seed, gamma0, gamma1=0.0, nu=0.0) -> DoublyStochasticResult:
     """Doubly Stochastic Gradient Descent for the squared loss (Dai et al. 2014, Algorithm 1).
 
@@ -163,16 +189,9 @@ def doubly_stochastic(X, y, family, *, k, seed, gamma0, gamma1=0.0, nu=0.0) -> D
     >>> res.budget == dsgd_budget(20, 5)
     True
     """
-    X, y, family = check_online_data(X, y, family)
+    X, y, family, k, seed, gamma0, gamma1, nu = check_dsgd_arguments(X, y, family, k, seed,
+                                                                     gamma0, gamma1, nu)
     T = X.shape[0]
-    k = arguments.length(k, "k", 1)
-    seed = random_streams.as_seed_sequence(seed, "seed")
-    gamma0 = arguments.positive_real(gamma0, "gamma0")
-    gamma1 = arguments.nonnegative_real(gamma1, "gamma1")
-    nu = arguments.nonnegative_real(nu, "nu")
-    if gamma0 * nu >= 1.0:
-        raise ValueError(f"nu must satisfy gamma0 * nu < 1 so that the decay 1 - gamma_t nu stays "
-                         f"positive; got gamma0 * nu = {gamma0 * nu!r}")
     steps = step_sizes(T, gamma0, gamma1)
 
     first = family.sample(k, random_streams.generator(random_streams.child(seed, 1)))
