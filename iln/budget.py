@@ -15,13 +15,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["DEFINITION", "Budget"]
+__all__ = ["ACCOUNTINGS", "DEFINITION", "Budget"]
 
 #: the definition shown in reports next to every equal-budget comparison.
 DEFINITION = (
     "budget = number of evaluations of psi(x; w) during training (the paper's 'overall number "
     "of features calculated', ICML Section 6); parameters w sampled are counted beside it"
 )
+
+#: the two ways of equalising budgets (ICML Section 6 does not say which it used), each
+#: defined once here and shown beside every comparison that uses it.
+ACCOUNTINGS = {
+    "psi_evaluations": DEFINITION,
+    "feature_draws": (
+        "budget = number of parameters w ~ mu drawn during training (Shrinking Gradient: m per "
+        "round after the first; Fixed-Random: its r features, drawn once; DSGD: k per round); "
+        "evaluations of psi(x; w) are counted beside it"
+    ),
+}
 
 
 @dataclass(frozen=True)

@@ -15,14 +15,18 @@ the random-coordinate features ``psi(x; w) = x_w``:
 
 and, as a reference without a feature budget, **exact-kernel OGD**
 (:func:`iln.baselines.kernel_ogd.kernel_ogd`), the kernel trick the paper avoids.  The
-budget is defined once in :mod:`iln.budget` (:data:`iln.budget.DEFINITION`); m, r and k
-are the nearest integers to the values that spend ``budget`` evaluations.
+paper does not say whether it counts evaluations of ``psi`` or draws of ``w``: both
+accountings are defined once in :mod:`iln.budget` (:data:`iln.budget.ACCOUNTINGS`), and
+m, r and k are the nearest integers to the values that spend ``budget`` under the one
+chosen (:func:`equal_budget_sizes`).
 
 Step sizes.  The paper says "for all methods we explored different initial step sizes and
 schedules for changing the step size" without the values.  Here each learner gets a small
-grid (:data:`DEFAULT_STEP_GRID`) and the value with the lowest average online loss on a
-*separate tuning run* (independent data and features: children 1 and 3 of the seed; the
-reported run uses children 0 and 2) is used; ``steps`` fixes them instead.  The grid is
+grid (:data:`DEFAULT_STEP_GRID`), tried on a *separate tuning run* (independent data,
+held-out points (at most :data:`TUNING_HELD_OUT`) and features: children 1, 3 and 5 of
+the seed; the reported run uses children 0, 2 and 4), and each loss is reported for the value best on that loss there: the
+online loss for the value with the lowest average online loss, the test loss for the value
+with the lowest held-out loss; ``steps`` fixes them instead.  The grid is
 set for the Section 6 data as :func:`iln.data.section6_data` scales it: inputs below 1 in
 every coordinate, ``k(x, x) = ||x||^2 / D`` about 0.02, so the steps ``0.2, ..., 200``
 (a 1-2-5 series) put ``eta k(x, x)`` between 0.004 and 4, across the single-point
@@ -32,10 +36,13 @@ also try the decaying schedules ``gamma0 / (1 + gamma1 (t - 1))``, ``gamma1`` in
 ``{0, 0.01, 0.1}``, of Dai et al. (2014).  DSGD runs without regularisation (``nu = 0``):
 the target here is the risk, not Dai et al.'s regularised objective (ICML Section 4).
 
-Evaluation is the checker's side, not learning: the test loss of Shrinking Gradient's
-final predictor ``f_{T+1} = sum_i alpha_i Phi(x_i)`` is computed exactly with the oracle
-kernel, ``k(X_test, X) @ alpha``, and so is its exact online loss ``l_t(f_t)``; the
-baselines predict with their own features.
+Test points are predicted as a user of each learner would, at a counted test-time budget
+(:func:`prediction_budget`): Shrinking Gradient through Algorithm 2 (ICML Theorem 1 part 3 /
+arXiv Theorem 1.3) at the m of its training, so ``2 m`` evaluations per point, about the
+``r`` of Fixed-Random at an equal evaluation budget; the baselines with their own features.
+The checker's side, a reference that decides nothing: Shrinking Gradient's ``f_{T+1} =
+sum_i alpha_i Phi(x_i)`` and ``f_t`` evaluated exactly with the oracle kernel
+(``test_loss_exact``, ``online_loss_exact``).
 """
 
 from __future__ import annotations
@@ -51,7 +58,7 @@ from iln import arguments, estimator, random_streams
 from iln.baselines.doubly_stochastic import doubly_stochastic
 from iln.baselines.fixed_random import fixed_random
 from iln.baselines.kernel_ogd import kernel_ogd
-from iln.budget import DEFINITION, Budget
+from iln.budget import ACCOUNTINGS, Budget
 from iln.data import section6_data
 from iln.features import RandomCoordinate
 from iln.shrinking_gradient import shrinking_gradient
@@ -60,9 +67,11 @@ __all__ = [
     "DEFAULT_STEP_GRID",
     "LABELS",
     "LEARNERS",
+    "TUNING_HELD_OUT",
     "ComparisonResult",
     "LearnerOutcome",
     "equal_budget_sizes",
+    "prediction_budget",
     "section6_comparison",
 ]
 
@@ -88,6 +97,11 @@ DEFAULT_STEP_GRID: dict[str, tuple[dict[str, float], ...]] = {
     "kernel_ogd": tuple({"eta": s} for s in _STEPS),
 }
 
+#: held-out points of the tuning run: each grid value's held-out loss costs predictions
+#: (Algorithm 2 for Shrinking Gradient, k T features a point for DSGD), so the tuning run
+#: scores it on at most this many points; the reported test loss uses all ``n_test``.
+TUNING_HELD_OUT = 50
+
 _STEP_KEYS = {
     "shrinking_gradient": {"eta"},
     "fixed_random": {"eta", "gamma0", "gamma1"},
@@ -110,8 +124,9 @@ class LearnerOutcome:
         Step parameters of the reported run.
     tuned : bool
         Whether ``steps`` were chosen on the tuning run (False: given by the caller).
-    tuning : tuple of (dict, float)
-        Each grid value and its average online loss on the tuning run (inf if it diverged).
+    tuning : tuple of (dict, float, float)
+        Each grid value, its average online loss and its held-out loss on the tuning run
+        (inf if it diverged).
     online_loss : float
         ``(1/T) sum_t (p_t - y_t)^2 / 2`` for the learner's own predictions ``p_t`` (for
         Shrinking Gradient ``p_t = E_t``, the output of Algorithm 2).
@@ -120,7 +135,17 @@ class LearnerOutcome:
         ``online_loss`` only for Shrinking Gradient, whose ``f_t`` the learner sees only
         through estimates.
     test_loss : float
-        ``(1/n) sum_j (f_{T+1}(x_j) - y_j)^2 / 2`` on the held-out points.
+        ``(1/n) sum_j (p_j - y_j)^2 / 2`` on the held-out points, for the learner's own
+        predictions ``p_j`` of ``f_{T+1}(x_j)`` (Shrinking Gradient: Algorithm 2 at its
+        training m, :func:`prediction_budget`), trained with ``steps_test``.
+    test_loss_exact : float
+        The same with ``p_j = f_{T+1}(x_j)`` exact (the oracle kernel, checker's side, for
+        Shrinking Gradient; equal to ``test_loss`` for the others): a reference.
+    steps_test : dict
+        Step parameters of the run whose test loss is reported (tuned on the tuning run's
+        held-out loss; ``steps`` are tuned on its online loss).
+    test_budget : Budget
+        What predicting the held-out points cost (:func:`prediction_budget`).
     budget : Budget
         Training budget actually spent (:mod:`iln.budget`).
     kernel_evaluations : int
@@ -143,6 +168,9 @@ class LearnerOutcome:
     kernel_evaluations: int
     wall_time: float
     losses: np.ndarray = field(repr=False)
+    steps_test: dict = field(default_factory=dict)
+    test_loss_exact: float = math.nan
+    test_budget: Budget = field(default_factory=lambda: Budget(0, 0))
 
     @property
     def label(self) -> str:
@@ -168,6 +196,8 @@ class ComparisonResult:
     seed : numpy.random.SeedSequence
     tuning_time, wall_time : float
         Seconds spent on tuning, and in all.
+    accounting : str
+        How the budget was equalised (a key of :data:`iln.budget.ACCOUNTINGS`).
     """
 
     outcomes: tuple
@@ -180,6 +210,7 @@ class ComparisonResult:
     seed: np.random.SeedSequence
     tuning_time: float
     wall_time: float
+    accounting: str = "psi_evaluations"
 
     def outcome(self, name: str) -> LearnerOutcome:
         """The outcome of learner ``name`` (a key of :data:`LEARNERS`)."""
@@ -192,7 +223,7 @@ class ComparisonResult:
         """A Markdown table of the outcomes, with the budget definition under it."""
         head = ("| learner | size | steps | psi evaluations | parameters sampled | "
                 "kernel evaluations | online loss | online loss (exact f_t) | test loss | "
-                "time (s) |")
+                "test loss (exact f) | test-time psi evaluations | time (s) |")
         lines = [
             f"Section 6 comparison (ICML): D = {self.D}, T = {self.T}, n_test = {self.n_test}, "
             f"target budget = {self.budget:,} psi evaluations, B = {self.B:.4g} "
@@ -200,64 +231,100 @@ class ComparisonResult:
             f"{' spawn key ' + str(tuple(self.seed.spawn_key)) if self.seed.spawn_key else ''}.",
             "",
             head,
-            "|---|---|---|--:|--:|--:|--:|--:|--:|--:|",
+            "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
         ]
         for o in self.outcomes:
             size = ", ".join(f"{key} = {value:,}" for key, value in o.size.items()) or "-"
             steps = ", ".join(f"{key} = {value:g}" for key, value in o.steps.items())
             steps += " (tuned)" if o.tuned else " (given)"
+            if o.steps_test != o.steps:
+                steps += "; test loss: " + ", ".join(f"{key} = {value:g}" for key, value in o.steps_test.items())
             lines.append(
                 f"| {o.label} | {size} | {steps} | {o.budget.psi_evaluations:,} | "
                 f"{o.budget.features_sampled:,} | {o.kernel_evaluations:,} | {o.online_loss:.4g} | "
-                f"{o.online_loss_exact:.4g} | {o.test_loss:.4g} | {o.wall_time:.3f} |"
+                f"{o.online_loss_exact:.4g} | {o.test_loss:.4g} | {o.test_loss_exact:.4g} | "
+                f"{o.test_budget.psi_evaluations:,} | {o.wall_time:.3f} |"
             )
         lines += [
             "",
-            f"Budget: {DEFINITION}.",
+            f"Budget: {ACCOUNTINGS[self.accounting]}.",
             "Losses are (prediction - y)^2 / 2 averaged over the T online rounds (predictions made "
-            "before each update) or over the held-out points (final predictor). Steps tuned: the "
-            "grid value with the lowest average online loss on an independent tuning run "
+            "before each update) or over the held-out points (final predictor; Shrinking Gradient "
+            "through Algorithm 2 at its training m, the exact f as a reference). Steps tuned per "
+            "loss: the grid value with the lowest loss of that kind on an independent tuning run "
             f"(other data and features); tuning took {self.tuning_time:.1f} s, the whole "
             f"comparison {self.wall_time:.1f} s.",
         ]
         return "\n".join(lines) + "\n"
 
 
-def equal_budget_sizes(budget, T: int) -> dict[str, int]:
-    """m, r and k that spend ``budget`` evaluations of ``psi`` in T rounds, rounded.
+def equal_budget_sizes(budget, T: int, accounting: str = "psi_evaluations") -> dict[str, int]:
+    """m, r and k that spend ``budget`` in T rounds under an accounting, rounded.
 
-    Shrinking Gradient spends ``2 m`` per round after the first (``alpha^(1) = 0`` needs no
-    sample), Fixed-Random ``r`` per point, DSGD ``t k`` at round t.
+    Under ``"psi_evaluations"`` Shrinking Gradient spends ``2 m`` evaluations per round after
+    the first (``alpha^(1) = 0`` needs no sample), Fixed-Random ``r`` per point, DSGD ``t k``
+    at round t; under ``"feature_draws"`` Shrinking Gradient draws ``m`` parameters per round
+    after the first, Fixed-Random ``r`` once, DSGD ``k`` per round
+    (:data:`iln.budget.ACCOUNTINGS`).
 
     Parameters
     ----------
     budget : float
-        Target evaluations, at least ``T (T + 1) / 4`` so that ``k >= 1``.
+        Target evaluations or draws, enough for ``k >= 1``: at least ``T (T + 1) / 4``
+        evaluations, or ``T / 2`` draws.
     T : int
         Rounds, ``T >= 2``.
+    accounting : {"psi_evaluations", "feature_draws"}, default="psi_evaluations"
 
     Returns
     -------
     dict
-        ``{"m": round(budget / (2 (T - 1))), "r": round(budget / T),
-        "k": round(budget / (T (T + 1) / 2))}``.
+        ``{"m": ..., "r": ..., "k": ...}``.
 
     Examples
     --------
     >>> equal_budget_sizes(2_000_000, 200)
     {'m': 5025, 'r': 10000, 'k': 100}
+    >>> equal_budget_sizes(10_000, 200, "feature_draws")
+    {'m': 50, 'r': 10000, 'k': 50}
     """
     T = arguments.integer(T, "T", 2)
     budget = arguments.finite_real(budget, "budget")
-    minimum = T * (T + 1) / 4
+    accounting = _check_accounting(accounting)
+    # per unit of m, r and k, what each learner spends in T rounds under the accounting
+    per_unit = ({"m": 2 * (T - 1), "r": T, "k": T * (T + 1) / 2} if accounting == "psi_evaluations"
+                else {"m": T - 1, "r": 1, "k": T})
+    minimum = per_unit["k"] / 2
     if budget < minimum:
-        raise ValueError(f"budget must be >= T (T + 1) / 4 = {minimum:g} psi evaluations so that "
-                         f"DSGD draws k >= 1 feature per point; got {budget!r}")
-    return {
-        "m": max(1, round(budget / (2 * (T - 1)))),
-        "r": max(1, round(budget / T)),
-        "k": max(1, round(budget / (T * (T + 1) / 2))),
-    }
+        raise ValueError(f"budget must be >= {minimum:g} {accounting.replace('_', ' ')} at T = {T} so "
+                         f"that DSGD draws k >= 1 feature per point; got {budget!r}")
+    return {name: max(1, round(budget / unit)) for name, unit in per_unit.items()}
+
+
+def _check_accounting(accounting) -> str:
+    if not isinstance(accounting, str) or accounting not in ACCOUNTINGS:
+        raise ValueError(f"accounting must be one of {tuple(ACCOUNTINGS)}, got {accounting!r}")
+    return accounting
+
+
+def prediction_budget(name: str, size: Mapping[str, int], T: int, n_test: int) -> Budget:
+    """What a trained learner spends to predict ``n_test`` new points (counted apart from
+    training, :mod:`iln.budget`).
+
+    Shrinking Gradient predicts each point with Algorithm 2 (ICML Theorem 1 part 3 / arXiv
+    Theorem 1.3) at the ``m`` of its training: ``m`` draws and ``2 m`` evaluations per point
+    (about the ``r`` evaluations per point of Fixed-Random at an equal evaluation budget).
+    Fixed-Random evaluates its ``r`` features at each point, DSGD the ``k`` features of each
+    of the ``T`` training points, both without new draws; exact-kernel OGD spends kernel
+    evaluations, not features.
+    """
+    if name == "shrinking_gradient":
+        return Budget(features_sampled=size["m"] * n_test, psi_evaluations=2 * size["m"] * n_test)
+    if name == "fixed_random":
+        return Budget(features_sampled=0, psi_evaluations=size["r"] * n_test)
+    if name == "doubly_stochastic":
+        return Budget(features_sampled=0, psi_evaluations=size["k"] * T * n_test)
+    return Budget(features_sampled=0, psi_evaluations=0)
 
 
 def _check_learners(learners) -> tuple[str, ...]:
@@ -310,6 +377,18 @@ def _run(name, data_X, data_y, family, size, steps, B, seed, estimator_method):
     return result, result.losses
 
 
+def _predict(name, result, X, size, seed) -> np.ndarray:
+    """A trained learner's predictions at new points, as :func:`prediction_budget` counts them:
+    Shrinking Gradient through Algorithm 2 at its training m (it has no other access to
+    ``f_{T+1}`` without the kernel), the others with their own features."""
+    if name == "shrinking_gradient":
+        if not np.isfinite(result.alpha).all():
+            # A diverged run has no finite predictor: its loss is infinite, as in training.
+            return np.full(X.shape[0], math.inf)
+        return result.predict(X, seed=seed, m=size["m"])
+    return result.predict(X)
+
+
 def _average(losses) -> float:
     value = float(np.mean(losses))
     return value if math.isfinite(value) else math.inf
@@ -317,7 +396,8 @@ def _average(losses) -> float:
 
 def section6_comparison(D: int = 600, T: int = 200, *, budget, seed, n_test: int = 200,
                         B=None, n_support=None, steps=None, step_grid=None,
-                        learners=LEARNERS, estimator_method: str = "fast") -> ComparisonResult:
+                        learners=LEARNERS, estimator_method: str = "fast",
+                        accounting: str = "psi_evaluations") -> ComparisonResult:
     """Run the ICML Section 6 comparison at an equal budget of ``psi`` evaluations.
 
     Draws the Section 6 data (:func:`iln.data.section6_data`: clipped Gaussian inputs, a
@@ -332,12 +412,13 @@ def section6_comparison(D: int = 600, T: int = 200, *, budget, seed, n_test: int
     T : int, default=200
         Training points, ``T >= 2``.
     budget : float
-        Target ``psi`` evaluations per learner (:data:`iln.budget.DEFINITION`), at least
-        ``T (T + 1) / 4``.
+        Target ``psi`` evaluations (or draws, by ``accounting``) per learner, at least
+        ``T (T + 1) / 4`` evaluations or ``T / 2`` draws.
     seed : int or numpy.random.SeedSequence
         Child 0: the data; 1: the tuning data; 2 and 3: the learners' features in the
         reported and tuning runs (child ``(2, j)`` for the j-th learner of
-        :data:`LEARNERS`).
+        :data:`LEARNERS`); 4 and 5: Algorithm 2's draws at the held-out points of the
+        reported and tuning runs.
     n_test : int, default=200
         Held-out points, ``>= 1``.
     B : float, optional
@@ -357,6 +438,9 @@ def section6_comparison(D: int = 600, T: int = 200, *, budget, seed, n_test: int
         Implementation of Algorithm 2 inside Shrinking Gradient (:mod:`iln.estimator`; all
         three have the same law, so the choice changes the draws, not their distribution).
         Calls below :data:`iln.numba_sampling.PARALLEL_MIN` samples run on one thread.
+    accounting : {"psi_evaluations", "feature_draws"}, default="psi_evaluations"
+        What ``budget`` counts (:data:`iln.budget.ACCOUNTINGS`); m, r and k from
+        :func:`equal_budget_sizes`.
 
     Returns
     -------
@@ -381,13 +465,12 @@ def section6_comparison(D: int = 600, T: int = 200, *, budget, seed, n_test: int
     D = arguments.integer(D, "D", 1)
     T = arguments.integer(T, "T", 2)
     n_test = arguments.integer(n_test, "n_test", 1)
-    sizes = equal_budget_sizes(budget, T)
+    sizes = equal_budget_sizes(budget, T, accounting)
     budget_target = round(arguments.finite_real(budget, "budget"))
-    if budget_target > arguments.MAX_LENGTH:
-        # Fixed-Random's feature matrix has T x r = budget entries.
-        raise ValueError(f"budget must be at most {arguments.MAX_LENGTH} (the most float64 entries "
-                         f"a numpy array can hold; Fixed-Random's T x r feature matrix has about "
-                         f"budget entries), got {budget!r}")
+    if sizes["r"] * T > arguments.MAX_LENGTH:
+        raise ValueError(f"budget must leave Fixed-Random's T x r feature matrix at most "
+                         f"{arguments.MAX_LENGTH} entries (the most float64 entries a numpy array can "
+                         f"hold); {budget!r} {accounting.replace('_', ' ')} give r = {sizes['r']}")
     seed = random_streams.as_seed_sequence(seed, "seed")
     chosen = _check_learners(learners)
     if not isinstance(estimator_method, str) or estimator_method not in estimator.METHODS:
@@ -414,48 +497,64 @@ def section6_comparison(D: int = 600, T: int = 200, *, budget, seed, n_test: int
         size = size_of[name]
         tuning: tuple = ()
         if name in fixed:
-            chosen_steps = fixed[name]
+            online_steps = test_steps = fixed[name]
         else:
             tick = time.perf_counter()
             if tuning_data is None:
                 tuning_data = section6_data(T, D, seed=random_streams.child(seed, 1),
-                                            n_support=n_support)
+                                            n_support=n_support, n_test=min(n_test, TUNING_HELD_OUT))
             scores = []
             for candidate in grids[name]:
                 # A diverging step size is a legitimate (bad) grid value: its overflow is
                 # scored as an infinite loss, not raised.
                 with np.errstate(over="ignore", invalid="ignore"):
-                    _, losses = _run(name, tuning_data.X, tuning_data.y, family, size, candidate,
-                                     B, random_streams.child(seed, 3, j), estimator_method)
-                scores.append((dict(candidate), _average(losses)))
+                    result, losses = _run(name, tuning_data.X, tuning_data.y, family, size, candidate,
+                                          B, random_streams.child(seed, 3, j), estimator_method)
+                    predicted = _predict(name, result, tuning_data.X_test, size,
+                                         random_streams.child(seed, 5, j))
+                    scores.append((dict(candidate), _average(losses),
+                                   _average(0.5 * (predicted - tuning_data.y_test) ** 2)))
             tuning = tuple(scores)
-            chosen_steps = min(scores, key=lambda item: item[1])[0]
+            # Tuned per loss: each loss is reported for the steps best on that loss.
+            online_steps = min(scores, key=lambda item: item[1])[0]
+            test_steps = min(scores, key=lambda item: item[2])[0]
             tuning_time += time.perf_counter() - tick
 
         tick = time.perf_counter()
-        with np.errstate(over="ignore", invalid="ignore"):
-            result, losses = _run(name, data.X, data.y, family, size, chosen_steps, B,
-                                  random_streams.child(seed, 2, j), estimator_method)
+        runs = {}
+        for steps_ in (online_steps, test_steps):
+            key = tuple(sorted(steps_.items()))
+            if key not in runs:
+                with np.errstate(over="ignore", invalid="ignore"):
+                    runs[key] = _run(name, data.X, data.y, family, size, steps_, B,
+                                     random_streams.child(seed, 2, j), estimator_method)
+        result, losses = runs[tuple(sorted(online_steps.items()))]
+        test_result, _ = runs[tuple(sorted(test_steps.items()))]
         wall = time.perf_counter() - tick
         with np.errstate(over="ignore", invalid="ignore"):
+            test_pred = _predict(name, test_result, data.X_test, size, random_streams.child(seed, 4, j))
             if name == "shrinking_gradient":
-                # The checker's side: f_{T+1} evaluated exactly with the oracle kernel.
-                test_pred = family.kernel(data.X_test, data.X) @ result.alpha
+                # The checker's side, a reference that decides nothing: f_t and f_{T+1}
+                # evaluated exactly with the oracle kernel.
+                exact_pred = family.kernel(data.X_test, data.X) @ test_result.alpha
                 exact = _average(result.trace.loss_exact)
                 kernel_evaluations = 0
             else:
-                test_pred = result.predict(data.X_test)
+                exact_pred = test_pred
                 exact = _average(losses)
                 kernel_evaluations = getattr(result, "kernel_evaluations", 0)
             test_loss = _average(0.5 * (test_pred - data.y_test) ** 2)
+            test_loss_exact = _average(0.5 * (exact_pred - data.y_test) ** 2)
         outcomes.append(LearnerOutcome(
-            name=name, size=dict(size), steps=dict(chosen_steps), tuned=name not in fixed,
+            name=name, size=dict(size), steps=dict(online_steps), tuned=name not in fixed,
             tuning=tuning, online_loss=_average(losses), online_loss_exact=exact,
-            test_loss=test_loss, budget=result.budget, kernel_evaluations=kernel_evaluations,
-            wall_time=wall, losses=np.asarray(losses),
+            test_loss=test_loss, budget=result.budget,
+            kernel_evaluations=kernel_evaluations, wall_time=wall, losses=np.asarray(losses),
+            steps_test=dict(test_steps), test_loss_exact=test_loss_exact,
+            test_budget=prediction_budget(name, size, T, n_test),
         ))
     return ComparisonResult(
         outcomes=tuple(outcomes), budget=budget_target, D=D, T=T, n_test=n_test, B=B,
         target_norm=float(data.target_norm), seed=seed, tuning_time=tuning_time,
-        wall_time=time.perf_counter() - start,
+        wall_time=time.perf_counter() - start, accounting=accounting,
     )

@@ -93,35 +93,44 @@ def test_test_time_decide_on_synthetic_counts():
 # iln.sec6.figure1
 # ------------------------------------------------------------------------------------------
 
-FIGURE_CONFIG = {"n_trials": 8, "T": 20, "n_test": 10, "budgets": [400.0, 2000.0], "D": [60, 80],
+FIGURE_CONFIG = {"n_trials": 8, "T": 20, "n_test": 10, "budgets": {"psi_evaluations": [400.0, 2000.0]},
+                 "D": [60, 80],
                  "step_grid": {"shrinking_gradient": [{"eta": 5.0}], "fixed_random": [{"gamma0": 5.0}],
                                "doubly_stochastic": [{"gamma0": 5.0}]},
                  "learners": ["shrinking_gradient", "fixed_random", "doubly_stochastic"]}
 
 
 def test_figure1_trial_takes_its_grid_point_from_the_trial_index():
-    records = [pf.figure1_trial(FIGURE_CONFIG, _seed(i)) for i in range(4)]
-    assert [(r["budget"], r["D"]) for r in records] == [(400.0, 60), (400.0, 80), (2000.0, 60), (2000.0, 80)]
+    config = {**FIGURE_CONFIG, "budgets": {"psi_evaluations": [400.0], "feature_draws": [200.0]}}
+    records = [pf.figure1_trial(config, _seed(i)) for i in range(4)]
+    assert [(r["accounting"], r["budget"], r["D"]) for r in records] == [
+        ("psi_evaluations", 400.0, 60), ("psi_evaluations", 400.0, 80),
+        ("feature_draws", 200.0, 60), ("feature_draws", 200.0, 80)]
     json.dumps(records)
     for r in records:
         assert set(r["learners"]) == set(FIGURE_CONFIG["learners"])
-        evaluations = [v["psi_evaluations"] for v in r["learners"].values()]
-        assert max(evaluations) <= 1.05 * r["budget"]  # equal budgets, up to the rounding of m, r, k
-    assert pf.figure1_trial(FIGURE_CONFIG, _seed(2)) == records[2]
+        spent = [v[r["accounting"].replace("feature_draws", "features_sampled")] for v in r["learners"].values()]
+        assert max(spent) <= 1.1 * r["budget"]  # equal budgets, up to the rounding of m, r, k
+        sg = r["learners"]["shrinking_gradient"]
+        # Algorithm 2 at the held-out points: m draws and 2 m evaluations each.
+        assert sg["test_psi_evaluations"] == 2 * sg["test_features_sampled"] == 2 * sg["size"]["m"] * 10
+    assert pf.figure1_trial(config, _seed(2)) == records[2]
 
 
-def _synthetic(config, sg, others, seeds=12, noise=0.002, seed=0):
+def _synthetic(config, sg, others, seeds=20, noise=0.002, seed=0):
     """Records whose losses are ``sg`` and ``others[name]`` (callables of budget, D) plus noise."""
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(seeds):
-        for budget in config["budgets"]:
-            for D in config["D"]:
-                learners = {"shrinking_gradient": sg(budget, D), **{n: f(budget, D) for n, f in others.items()}}
-                out.append({"budget": budget, "D": D, "learners": {
-                    n: {"online": v + noise * rng.standard_normal(), "online_exact": v,
-                        "test": v + noise * rng.standard_normal(), "steps": {"eta": 1.0}, "size": {},
-                        "psi_evaluations": 0} for n, v in learners.items()}})
+        for accounting, budgets in config["budgets"].items():
+            for budget in budgets:
+                for D in config["D"]:
+                    learners = {"shrinking_gradient": sg(budget, D), **{n: f(budget, D) for n, f in others.items()}}
+                    out.append({"accounting": accounting, "budget": budget, "D": D, "learners": {
+                        n: {"online": v + noise * rng.standard_normal(), "online_exact": v,
+                            "test": v + noise * rng.standard_normal(), "test_exact": v, "steps": {"eta": 1.0},
+                            "steps_test": {"eta": 1.0}, "size": {}, "psi_evaluations": 0}
+                        for n, v in learners.items()}})
     return out
 
 
@@ -137,6 +146,7 @@ def test_figure1_decide_holds_violated_and_inconclusive():
     verdict = _decide(_synthetic(FIGURE_CONFIG, lambda b, D: 0.02, one_d))
     assert verdict.verdict == "violated"
     assert (verdict.counterexample["D"], verdict.counterexample["competitor"]) == (80, "fixed_random")
+    assert verdict.min_detectable_ratio < 2
     equal = {"fixed_random": lambda b, D: 0.02, "doubly_stochastic": lambda b, D: 0.02}
     assert _decide(_synthetic(FIGURE_CONFIG, lambda b, D: 0.02, equal)).verdict == "inconclusive"
 
@@ -144,13 +154,32 @@ def test_figure1_decide_holds_violated_and_inconclusive():
 def test_figure1_budget_unstated_so_one_budget_where_it_holds_suffices():
     others = {"fixed_random": lambda b, D: 0.05 if b == 400.0 else 0.01, "doubly_stochastic": lambda b, D: 0.06}
     verdict = _decide(_synthetic(FIGURE_CONFIG, lambda b, D: 0.02, others))
-    assert verdict.details["budgets"] == {"400": "holds", "2000": "violated"}
+    settings = verdict.details["cells"][pf.DECIDING_CELL]["settings"]
+    assert {b: v["verdict"] for b, v in settings.items()} == {"400": "holds", "2000": "violated"}
     assert verdict.verdict == "holds"
 
 
-def test_figure1_skewed_differences_need_the_bootstrap_too():
+def test_figure1_one_verdict_per_cell_and_the_headline_names_them():
+    config = {**FIGURE_CONFIG, "budgets": {"psi_evaluations": [400.0], "feature_draws": [200.0]}}
+    records = _synthetic(config, lambda b, D: 0.05, {"fixed_random": lambda b, D: 0.02,
+                                                     "doubly_stochastic": lambda b, D: 0.03})
+    for r in records:  # Shrinking Gradient lower on the test loss only
+        r["learners"]["shrinking_gradient"]["test"] = 0.001
+    verdict = _decide(records, config)
+    assert verdict.verdict == "violated"  # the deciding cell's
+    assert {c: v["verdict"] for c, v in verdict.details["cells"].items()} == {
+        "online/psi_evaluations": "violated", "online/feature_draws": "violated",
+        "test/psi_evaluations": "holds", "test/feature_draws": "holds"}
+    assert verdict.details["headline"].startswith("violated on online/psi_evaluations (the deciding cell)")
+    assert "holds on test/feature_draws" in verdict.details["headline"]
+    assert set(verdict.details["accountings"]) == {"psi_evaluations", "feature_draws"}
+    assert "test/feature_draws" in verdict.details["figures"]
+    assert math.isfinite(verdict.min_detectable_ratio)
+
+
+def test_figure1_one_huge_difference_does_not_decide():
     """One seed with a huge difference makes the mean positive but must not decide alone."""
-    config = {**FIGURE_CONFIG, "budgets": [400.0], "D": [60]}
+    config = {**FIGURE_CONFIG, "budgets": {"psi_evaluations": [400.0]}, "D": [60]}
     records = _synthetic(config, lambda b, D: 0.02, {"fixed_random": lambda b, D: 0.02,
                                                      "doubly_stochastic": lambda b, D: 0.02}, seeds=30)
     records[0]["learners"]["shrinking_gradient"]["online"] = 5.0
@@ -175,8 +204,8 @@ def test_planted_defect_in_shrinking_gradient_is_flagged(monkeypatch):
     original = iln.comparison.shrinking_gradient
     monkeypatch.setattr(iln.comparison, "shrinking_gradient",
                         lambda *args, **kwargs: original(*args, **kwargs, update="printed"))
-    config = {**FIGURE_CONFIG, "budgets": [2000.0], "D": [60]}
-    records = [pf.figure1_trial(config, _seed(i)) for i in range(8)]
+    config = {**FIGURE_CONFIG, "budgets": {"psi_evaluations": [2000.0]}, "D": [60]}
+    records = [pf.figure1_trial(config, _seed(i)) for i in range(12)]  # 2^-12 < 1e-3 / 4 (two cells, two points)
     assert all(r["learners"]["shrinking_gradient"]["online"] > r["learners"]["fixed_random"]["online"]
                for r in records)
     assert _decide(records, config).verdict == "violated"
@@ -186,7 +215,7 @@ def test_figure1_diverged_runs_count_as_the_worst_loss():
     records = _synthetic(FIGURE_CONFIG, lambda b, D: 0.02, {"fixed_random": lambda b, D: 0.05,
                                                            "doubly_stochastic": lambda b, D: 0.06})
     records[0]["learners"]["fixed_random"]["online"] = math.inf
-    values = pf._losses(records, records[0]["budget"], records[0]["D"], "fixed_random", "online")
+    values = pf._losses(records, "psi_evaluations", records[0]["budget"], records[0]["D"], "fixed_random", "online")
     assert values.max() == pf.DIVERGED_LOSS
 
 

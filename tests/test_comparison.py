@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from iln import random_streams
-from iln.budget import DEFINITION
+from iln.budget import DEFINITION, Budget
 from iln.comparison import (
     DEFAULT_STEP_GRID,
     LABELS,
@@ -103,8 +103,9 @@ def test_same_seed_same_numbers():
     assert runs[0].outcome("fixed_random").losses.tolist() != runs[2].outcome("fixed_random").losses.tolist()
 
 
-def test_shrinking_gradient_is_evaluated_exactly_with_the_oracle():
-    # Re-run the documented seeds by hand: data is child 0, the learner child (2, 0).
+def test_shrinking_gradient_predicts_through_algorithm_2_and_is_also_evaluated_exactly():
+    # Re-run the documented seeds by hand: data is child 0, the learner child (2, 0),
+    # Algorithm 2's draws at the held-out points child (4, 0).
     D, T, n_test, seed = 50, 15, 8, 5
     res = section6_comparison(D, T, budget=3000, seed=seed, n_test=n_test, steps=GIVEN,
                               learners=["shrinking_gradient"])
@@ -115,11 +116,32 @@ def test_shrinking_gradient_is_evaluated_exactly_with_the_oracle():
                             m=equal_budget_sizes(3000, T)["m"], seed=random_streams.child(root, 2, 0),
                             oracle=fam.kernel, method="fast")
     outcome = res.outcome("shrinking_gradient")
-    test_pred = fam.kernel(data.X_test, data.X) @ sg.alpha
-    np.testing.assert_allclose(outcome.test_loss, np.mean(0.5 * (test_pred - data.y_test) ** 2), rtol=1e-12)
+    m = equal_budget_sizes(3000, T)["m"]
+    exact = fam.kernel(data.X_test, data.X) @ sg.alpha
+    np.testing.assert_allclose(outcome.test_loss_exact, np.mean(0.5 * (exact - data.y_test) ** 2), rtol=1e-12)
+    estimated = sg.predict(data.X_test, seed=random_streams.child(root, 4, 0), m=m)
+    np.testing.assert_allclose(outcome.test_loss, np.mean(0.5 * (estimated - data.y_test) ** 2), rtol=1e-12)
+    assert outcome.test_budget == Budget(features_sampled=m * n_test, psi_evaluations=2 * m * n_test)
     np.testing.assert_allclose(outcome.online_loss, sg.trace.loss_estimated.mean(), rtol=1e-12)
     np.testing.assert_allclose(outcome.online_loss_exact, sg.trace.loss_exact.mean(), rtol=1e-12)
     assert len(res.outcomes) == 1
+
+
+def test_feature_draw_accounting_and_per_loss_tuning():
+    # Under feature draws Fixed-Random gets r = budget features and DSGD k = budget / T.
+    res = section6_comparison(40, 12, budget=600, seed=2, n_test=5, accounting="feature_draws",
+                              step_grid={name: DEFAULT_STEP_GRID[name][:4] for name in LEARNERS},
+                              learners=["shrinking_gradient", "fixed_random", "doubly_stochastic"])
+    assert res.accounting == "feature_draws"
+    draws = {o.name: o.budget.features_sampled for o in res.outcomes}
+    assert draws == {"shrinking_gradient": 55 * 11, "fixed_random": 600, "doubly_stochastic": 50 * 12}
+    for o in res.outcomes:
+        online = min(o.tuning, key=lambda row: row[1])[0]
+        test = min(o.tuning, key=lambda row: row[2])[0]
+        assert (o.steps, o.steps_test) == (online, test)  # each loss tuned on its own loss
+    assert "parameters w ~ mu drawn" in res.to_markdown()
+    with pytest.raises(ValueError, match="accounting"):
+        section6_comparison(40, 12, budget=600, seed=2, accounting="draws")
 
 
 def test_diverging_grid_values_score_infinite_without_raising():

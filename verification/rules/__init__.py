@@ -13,6 +13,9 @@ so that a verdict's numbers mean the same thing whatever the claim:
   never used to decide);
 * :mod:`~verification.rules.equivalence`: an equality (unbiasedness): holds only when the
   interval lies inside a stated margin;
+* :mod:`~verification.rules.comparison`: "A's loss is lower than B's" over paired seeds, the
+  exact sign test (no range or shape assumed), and a statement made for some unstated setting;
+* :mod:`~verification.rules.rate`: a fitted log-log exponent against a printed one;
 * :mod:`~verification.rules.invariant`: a deterministic invariant on every round of every run;
 * :mod:`~verification.rules.family`: Holm's step-down over the claims of one run.
 
@@ -23,6 +26,13 @@ Each rule's p-value is that of the test that decides its ``violated``: a claim i
 level ``a`` exactly when its p-value is at most ``a``, which is what Holm's procedure needs.
 """
 
+from verification.rules.comparison import (
+           PairedPoint,
+           at_some_setting,
+           by_cell,
+           paired_comparison,
+           sign_test_seeds,
+)
 from verification.rules.equivalence import EqualityPoint, equivalence
 from verification.rules.family import Family, holm_family
 from verification.rules.grid import PointDecision, grid_verdict, with_correction
@@ -31,6 +41,7 @@ from verification.rules.mean import MeanPoint, mean_bound
 from verification.rules.probability import TailPoint, bracketed, probability_bound, tail_point
 from verification.rules.rate import MIN_REPETITIONS, RatePoint, rate_bound
 
-__all__ = ["MIN_REPETITIONS", "EqualityPoint", "Family", "MeanPoint", "PointDecision", "RatePoint", "TailPoint",
-           "bracketed", "equivalence", "grid_verdict", "holm_family", "invariant", "mean_bound",
-           "probability_bound", "rate_bound", "tail_point", "with_correction"]
+__all__ = ["MIN_REPETITIONS", "EqualityPoint", "Family", "MeanPoint", "PairedPoint", "PointDecision", "RatePoint",
+           "TailPoint", "at_some_setting", "bracketed", "by_cell", "equivalence", "grid_verdict", "holm_family", "invariant",
+           "mean_bound", "paired_comparison", "probability_bound", "rate_bound", "sign_test_seeds", "tail_point",
+           "with_correction"]

@@ -19,7 +19,7 @@ from verification.catalog import DESIGN_POWER
 from verification.rules.grid import PointDecision, grid_verdict
 from verification.verdicts import HOLDS, INCONCLUSIVE, VIOLATED, Verdict
 
-__all__ = ["TailPoint", "bracketed", "probability_bound", "tail_point"]
+__all__ = ["TailPoint", "bracketed", "detectable_ratio", "probability_bound", "tail_decision", "tail_point"]
 
 RULE = "probability bound (exact binomial, Clopper-Pearson)"
 
@@ -50,12 +50,13 @@ def _sides(k: int, n: int, bound: float, level: float) -> tuple[bool, bool, tupl
     return low > bound, high < bound or bound >= 1.0, (low, high)
 
 
-def detectable_ratio(n: int, bound: float, tail: float) -> float:
+def detectable_ratio(n: int, bound: float, tail: float, power: float = DESIGN_POWER) -> float:
     """The smallest ``p / bound`` that the exact test of ``P <= bound`` at level ``tail``
-    detects with the design power from ``n`` trials; inf when no outcome rejects."""
-    if bound >= 1.0 or statistics.binomial_power(n, bound, 1.0, tail) < DESIGN_POWER:
+    detects with probability ``power`` (default the design power) from ``n`` trials; inf
+    when no outcome rejects that often."""
+    if bound >= 1.0 or statistics.binomial_power(n, bound, 1.0, tail) < power:
         return math.inf
-    p1 = statistics.binomial_detectable(n, bound, tail, DESIGN_POWER)
+    p1 = statistics.binomial_detectable(n, bound, tail, power)
     return p1 / bound if bound > 0 else math.inf if p1 > 0 else 1.0
 
 
@@ -69,33 +70,40 @@ def probability_bound(claim_id: str, points: Sequence[TailPoint], alpha: float,
     ``k = n`` would reject, cannot fail: it is reported and not counted as evidence.
     """
     splits = (2 if any(p.corrected is not None for p in points) else 1) * len(points)
-    level = 1 - alpha / splits
-    decisions = []
-    for p in points:
-        violated, holds, interval = _sides(p.k, p.n, p.printed, level)
-        frequency = p.k / p.n
-        ratio = frequency / p.printed if p.printed > 0 else math.inf if p.k else 0.0
-        mdr = detectable_ratio(p.n, p.printed, alpha / splits)
-        row = {"events": p.k, "trials": p.n, "frequency": frequency, "printed_bound": p.printed,
-               "interval": list(interval), "printed_violated": violated, "printed_holds": holds,
-               "ratio": ratio, "min_detectable_ratio": mdr, "can_fail": math.isfinite(mdr),
-               "power": statistics.binomial_detectable(p.n, p.printed, alpha / splits)
-               if p.printed < 1 else 1.0}
-        corrected = {}
-        if p.corrected is not None:
-            c_violated, c_holds, _ = _sides(p.k, p.n, p.corrected, level)
-            row.update(corrected_bound=p.corrected, corrected_violated=c_violated, corrected_holds=c_holds)
-            corrected = {"corrected_violated": c_violated, "corrected_holds": c_holds}
-        decisions.append(PointDecision(
-            key=p.key, statistic=frequency, bound=p.printed, interval=interval, ratio=ratio,
-            printed_violated=violated, printed_holds=holds,
-            pvalue=statistics.binomial_tail_pvalue(p.k, p.n, min(p.printed, 1.0)),
-            min_detectable_ratio=mdr, can_fail=math.isfinite(mdr),
-            counterexample={"point": p.key, **(p.instance or {}), "frequency": frequency,
-                            "printed_bound": p.printed, "trial_index": p.first_event},
-            row=row, **corrected))
+    decisions = [tail_decision(p, alpha / splits) for p in points]
     return grid_verdict(claim_id, RULE, decisions, alpha=alpha, splits=splits,
                         n_trials=max(p.n for p in points), details=details)
+
+
+def tail_decision(p: TailPoint, tail: float) -> PointDecision:
+    """The exact binomial decision of one point, each side one-sided at ``tail``.
+
+    Violated when the lower Clopper-Pearson end exceeds ``p.printed``, holds when the upper
+    end is below it; the p-value is the exact test's, ``P[Bin(n, printed) >= k]``.  Shared by
+    :func:`probability_bound` and the sign test of :mod:`verification.rules.comparison`.
+    """
+    level = 1 - tail
+    violated, holds, interval = _sides(p.k, p.n, p.printed, level)
+    frequency = p.k / p.n
+    ratio = frequency / p.printed if p.printed > 0 else math.inf if p.k else 0.0
+    mdr = detectable_ratio(p.n, p.printed, tail)
+    row = {"events": p.k, "trials": p.n, "frequency": frequency, "printed_bound": p.printed,
+           "interval": list(interval), "printed_violated": violated, "printed_holds": holds,
+           "ratio": ratio, "min_detectable_ratio": mdr, "can_fail": math.isfinite(mdr),
+           "power": statistics.binomial_detectable(p.n, p.printed, tail) if p.printed < 1 else 1.0}
+    corrected = {}
+    if p.corrected is not None:
+        c_violated, c_holds, _ = _sides(p.k, p.n, p.corrected, level)
+        row.update(corrected_bound=p.corrected, corrected_violated=c_violated, corrected_holds=c_holds)
+        corrected = {"corrected_violated": c_violated, "corrected_holds": c_holds}
+    return PointDecision(
+        key=p.key, statistic=frequency, bound=p.printed, interval=interval, ratio=ratio,
+        printed_violated=violated, printed_holds=holds,
+        pvalue=statistics.binomial_tail_pvalue(p.k, p.n, min(p.printed, 1.0)),
+        min_detectable_ratio=mdr, can_fail=math.isfinite(mdr),
+        counterexample={"point": p.key, **(p.instance or {}), "frequency": frequency,
+                        "printed_bound": p.printed, "trial_index": p.first_event},
+        row=row, **corrected)
 
 
 def tail_point(key: str, values: Sequence[float], threshold: float, printed: float,
