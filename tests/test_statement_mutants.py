@@ -1,0 +1,69 @@
+"""Statement mutants (issue #18, item 3): each is provably false, and its check rejects it."""
+
+import pytest
+
+from iln import theory
+from verification import catalog
+from verification.selftest import statements
+
+#: claims that state no bound: conformance of the code, an unbiasedness identity, the figures
+#: and the explorations.
+_NOT_BOUNDS = {"iln.alg1.rule", "iln.alg2.unbiased", "iln.sec6.baselines"}
+
+
+def _states_a_bound(claim_id: str) -> bool:
+    return not (claim_id in _NOT_BOUNDS or ".fig" in claim_id or ".explore." in claim_id
+                or claim_id == "iln.sec6.figure1")
+
+
+@pytest.mark.parametrize("name", statements.names())
+def test_counterexample_is_the_stored_one_and_refutes_the_mutant(name):
+    mutant = statements.get(name)
+    computed = mutant.counterexample()
+    assert computed.pop("violates_mutant") is True
+    assert computed == mutant.stored
+    assert mutant.why and mutant.statement and mutant.edits
+
+
+@pytest.mark.parametrize("name", statements.names())
+def test_every_mutant_edit_applies_and_is_undone(name):
+    mutant = statements.get(name)
+    for edit in mutant.edits:
+        undo = edit.apply()
+        undo()
+
+
+def test_mutants_name_known_claims_that_state_a_bound():
+    known = catalog.load()
+    for mutant in statements.MUTANTS.values():
+        assert mutant.claim in known
+        assert _states_a_bound(mutant.claim), mutant.name
+        assert known[mutant.claim].expected in ("holds", "holds_after_correction")
+
+
+def test_mutant_changes_the_formula_only_while_planted():
+    mutant = statements.get("zero_comparator_quartered")
+    from verification.selftest.injection import edits_applied
+
+    with edits_applied(mutant.edits):
+        assert theory.zero_comparator_loss_bound(8) == 2
+    assert theory.zero_comparator_loss_bound(8) == 8
+
+
+def test_rejected_reads_the_corrected_verdict_of_a_claim_that_needs_a_correction():
+    assert statements.rejected("holds", "violated", None)
+    assert not statements.rejected("holds", "inconclusive", None)
+    assert statements.rejected("holds_after_correction", "violated", "violated")
+    # Only the printed statement failing is the unmutated outcome, not a rejection.
+    assert not statements.rejected("holds_after_correction", "holds_after_correction", "holds")
+
+
+@pytest.mark.parametrize("name", ["grad_norm_constant_halved", "lemma4_corrected_prefactor_dropped",
+                                  "runtime_t_exponent_halved"])
+def test_check_rejects_the_mutant_end_to_end(name, tmp_path):
+    entry = statements.run_mutant(statements.get(name), seed=0, store=tmp_path / f"{name}.sqlite")
+    assert entry["error"] is None
+    assert entry["detected"], entry
+    summary = statements.summarise([entry], [name])
+    assert summary["total"] == summary["detected"] == 1
+    assert summary["by_claim"] == {entry["claim"]: [entry]}

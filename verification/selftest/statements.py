@@ -1,0 +1,403 @@
+"""Statement mutants: the papers' bounds tightened until provably false (issue #18, item 3).
+
+A planted defect (:mod:`verification.selftest.defects`) breaks the *implementation* and asks
+whether some claim notices.  A statement mutant breaks the *statement* a check decides: a
+constant halved, a prefactor dropped, an exponent doubled, a delta-dependence weakened.  Each
+mutant is provably false, and an exact counterexample is stored beside it (the numbers, and
+the function that computes them again in rational arithmetic wherever the instance allows).
+Its check, run with the mutant in place of the statement, must reject it; a mutant its check
+does not reject is a *gap* of that check, reported and never dropped.
+
+A mutant is planted as a planted defect is, by run-time source edits
+(:mod:`verification.selftest.injection`) of the function through which the check obtains
+its bound: a formula of :mod:`iln.theory` (the statement as the library ships it) or, where
+the check writes the bound inline, the line of the claim module that does.  The edits live in
+this process only, so a mutant's run is always ``jobs = 1``, in a store of its own (a store's
+trials are keyed by the code on disk, which a mutant does not change).
+
+*Rejected* means: for a claim expected to hold, the verdict ``violated``; for a claim expected
+to hold only after correction (the mutant tightens the corrected statement), the corrected
+sub-verdict ``violated``.
+
+Examples
+--------
+>>> mutant = get("lemma4_corrected_prefactor_dropped")
+>>> mutant.claim
+'iln.lemma4.hoeffding'
+>>> mutant.counterexample()["violates_mutant"]
+True
+"""
+
+from __future__ import annotations
+
+import math
+import shutil
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from verification import catalog, runner
+from verification.selftest.injection import CodeEdit, Edit, edits_applied
+from verification.verdicts import ERROR, HOLDS_AFTER_CORRECTION, VIOLATED
+
+__all__ = ["KINDS", "MUTANTS", "StatementMutant", "for_claims", "get", "names", "rejected",
+           "run_mutant", "summarise"]
+
+#: the ways a statement is tightened.
+KINDS = ("constant halved", "prefactor dropped", "exponent doubled", "exponent halved",
+         "delta-dependence weakened", "factor dropped")
+
+
+@dataclass(frozen=True)
+class StatementMutant:
+    """A provably false variant of the statement one claim's check decides.
+
+    Attributes
+    ----------
+    name : str
+        Identifier, e.g. ``"lemma4_corrected_prefactor_dropped"``.
+    claim : str
+        The claim whose check must reject it.
+    kind : str
+        One of :data:`KINDS`.
+    statement : str
+        The mutated statement, in words and formula.
+    edits : tuple of Edit
+        The run-time edits that make the check decide the mutant instead of the statement.
+    counterexample : callable ``() -> dict``
+        Computes the counterexample again; its ``"violates_mutant"`` is true, and its other
+        entries equal :attr:`stored` (what a test verifies).
+    stored : dict
+        The counterexample's instance and numbers, as stored (exact values as strings of
+        fractions where they are rational).
+    why : str
+        Why the counterexample refutes the mutant, in one or two sentences.
+    profile : str
+        The profile the mutant's check runs at (smoke or quick: minutes for all mutants).
+    """
+
+    name: str
+    claim: str
+    kind: str
+    statement: str
+    edits: tuple[Edit, ...]
+    counterexample: Callable[[], dict]
+    stored: dict
+    why: str
+    profile: str = "smoke"
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"mutant {self.name}: unknown kind {self.kind!r} (one of {KINDS})")
+        if self.profile not in catalog.PROFILES:
+            raise ValueError(f"mutant {self.name}: unknown profile {self.profile!r}")
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "claim": self.claim, "kind": self.kind, "statement": self.statement,
+                "counterexample": self.stored, "why": self.why, "profile": self.profile,
+                "edits": [{"where": e.where, "old": e.old, "new": e.new} for e in self.edits]}
+
+
+def rejected(expected: str, verdict: str, verdict_corrected: str | None) -> bool:
+    """Whether a check's outcome rejects the mutant it decided.
+
+    Parameters
+    ----------
+    expected : str
+        The claim's expected verdict on the unmodified statement.
+    verdict, verdict_corrected : str
+        The verdict, and the corrected sub-verdict, with the mutant in place.
+    """
+    if expected == HOLDS_AFTER_CORRECTION:
+        return verdict_corrected == VIOLATED
+    return verdict == VIOLATED
+
+
+# ------------------------------------------------------------------------------------------
+# Exact counterexamples
+# ------------------------------------------------------------------------------------------
+
+
+def _fraction(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}" if value.denominator != 1 else str(value.numerator)
+
+
+def _sign_tail(m: int, threshold: Fraction) -> Fraction:
+    """``P[|S_m| > threshold m]`` for a sum of m fair signs (the exact two-point law)."""
+    from verification.claims.iln.estimator_tails import sign_mean_tail
+
+    return sign_mean_tail(m, threshold)
+
+
+def _lemma4_prefactor() -> dict:
+    # Two-point law of the claim's grid point (m = 1, eps = 0.5 ||alpha||_1): the single term
+    # is +-0.998 ||alpha||_1, so |E| = 0.998 ||alpha||_1 > eps surely.
+    m, eps = 1, Fraction(1, 2)
+    probability = _sign_tail(m, eps / Fraction(998, 1000))
+    bound = math.exp(-m * eps**2 / 2)
+    return {"instance": "two_point: sign features on two orthogonal inputs, alpha = (1), m = 1, "
+                        "eps = 0.5 ||alpha||_1", "probability": _fraction(probability),
+            "mutant_bound": round(bound, 6), "violates_mutant": probability > bound}
+
+
+def _test_time_quartered() -> dict:
+    # The claim's instance (iln.thm1.test_time erratum): every term of Algorithm 2 is
+    # +-0.9801 ||alpha||_1, the scalar product is 0.
+    delta, r = Fraction(1, 5), Fraction(9, 10)
+    m = math.ceil(2 * math.log(2 / delta) / r**2 / 4)
+    probability = _sign_tail(m, r / Fraction(9801, 10000))
+    return {"instance": "descent_adversary/balanced: test point (0.99, 0.99, -0.99, -0.99), delta = 0.2, "
+                        "eps0 = 0.9 ||alpha||_1", "m_mutant": m, "probability": _fraction(probability),
+            "delta": "1/5", "violates_mutant": probability > delta}
+
+
+def _alpha_l1_point_mass() -> dict:
+    # Point-mass features psi = 0.999 (every w), B = 1, eta = 10, labels +1 then -1: every
+    # estimate of Algorithm 2 is exact while alpha has one sign (E_1 = 0, E_2 = eta c^2), and
+    # no round shrinks (|E_2| = 9.98 < 16B).
+    eta, c2 = Fraction(10), Fraction(999, 1000) ** 2
+    first = eta * 1  # round 1: E_1 = 0, step -eta (0 - 1)
+    second = eta * (c2 * first + 1)  # round 2: |-eta (E_2 - (-1))|
+    l1, bound = first + second, eta * 3
+    return {"instance": "psi(x; w) = 0.999 for every w, B = 1, eta = 10, y_1 = 1, y_2 = -1, t = 3",
+            "alpha_l1": _fraction(l1), "mutant_bound": _fraction(bound),
+            "printed_bound": _fraction((16 + 1) * eta * 3), "violates_mutant": l1 > bound}
+
+
+def _grad_norm_halved() -> dict:
+    # grad_t = (<f_t, Phi(x_t)> - y_t) Phi(x_t) and ||Phi(x)||^2 = E_w psi^2 = c^2.
+    c2, residual = Fraction(999, 1000) ** 2, Fraction(1)
+    grad_sq, loss = residual**2 * c2, residual**2 / 2
+    return {"instance": "psi(x; w) = 0.999 for every w, round 1 (f_1 = 0), y_1 = 1",
+            "grad_sq": _fraction(grad_sq), "mutant_bound": _fraction(loss), "violates_mutant": grad_sq > loss}
+
+
+def _variance_prefactor() -> dict:
+    # The claim's sign_two_point state: every term of Algorithm 2 is +-c ||alpha^(t)||_1 with
+    # probability 1/2 and <f_t, Phi(x_t)> = 0, so V[bar grad_t] = (c a)^2 k / m exactly given
+    # the state's a = ||alpha^(t)||_1 (eta = 0.12, t = 41).
+    from verification.claims.iln.shrink_penalty import probe_state
+
+    state = probe_state("sign_two_point")
+    c, k = Fraction(998001, 1000000), Fraction(998001, 1000000)
+    a = Fraction(state.alpha_l1)
+    variance = (c * a) ** 2 * k  # m = 1
+    bound = (Fraction(state.eta) * state.t) ** 2
+    return {"instance": "sign_two_point state (iln.lemma3.variance), m = 1", "t": state.t,
+            "eta": state.eta, "alpha_l1": round(state.alpha_l1, 9), "variance": round(float(variance), 6),
+            "mutant_bound": round(float(bound), 6), "violates_mutant": variance > bound}
+
+
+def _zero_comparator_quartered() -> dict:
+    T = 4
+    zero = Fraction(T, 2)  # labels +-1: l_t(0) = 1/2 every round
+    return {"instance": "any T, labels +-1 (here T = 4)", "zero_loss": _fraction(zero),
+            "mutant_bound": _fraction(Fraction(T, 4)), "violates_mutant": zero > Fraction(T, 4)}
+
+
+def _runtime_t_exponent() -> dict:
+    # Algorithm 1 draws m_proof(B, T) samples in each of its T rounds, each a draw of w and two
+    # evaluations of psi: the run time is at least a constant times T m_proof, which grows
+    # faster than T^(3/2) while the mutant allows T (up to logarithms).
+    from iln import theory
+
+    counts = {T: theory.total_feature_samples(1.0, T) for T in (64, 128, 256)}
+    slope = math.log(counts[256] / counts[64]) / math.log(4)
+    return {"instance": "B = 1, T = 64, 128, 256 at the proof's eta and m", "samples": counts,
+            "samples_exponent_in_T": round(slope, 4), "mutant_exponent": 1,
+            "violates_mutant": slope > 1.5}
+
+
+# ------------------------------------------------------------------------------------------
+# The catalog
+# ------------------------------------------------------------------------------------------
+
+_THEORY = "iln.theory"
+
+_CATALOG = (
+    StatementMutant(
+        name="lemma4_corrected_prefactor_dropped",
+        claim="iln.lemma4.hoeffding",
+        kind="prefactor dropped",
+        statement="P[|E - <f, Phi(x)>| > eps] <= exp(-m eps^2 / (2 ||alpha||_1^2)): the corrected "
+                  "two-sided Hoeffding tail without its prefactor 2",
+        edits=(CodeEdit(_THEORY, "_tail_corrected", "np.minimum(1.0, 2.0 * np.exp(",
+                        "np.minimum(1.0, 1.0 * np.exp("),),
+        counterexample=_lemma4_prefactor,
+        stored={"instance": "two_point: sign features on two orthogonal inputs, alpha = (1), m = 1, "
+                            "eps = 0.5 ||alpha||_1", "probability": "1", "mutant_bound": 0.882497},
+        why="With m = 1 the estimate is the single term +-0.998 ||alpha||_1, beyond eps = 0.5 "
+            "||alpha||_1 with probability 1 > exp(-1/8) = 0.8825.",
+    ),
+    StatementMutant(
+        name="test_time_corrected_m_quartered",
+        claim="iln.thm1.test_time",
+        kind="constant halved",
+        statement="Algorithm 2 at test time with m = ||alpha||_1^2 log(2/delta) / (2 eps0^2) (the "
+                  "corrected constant 2 replaced by 1/2) is within eps0 with probability 1 - delta",
+        edits=(CodeEdit(_THEORY, "_test_time_m",
+                        "samples = 2.0 * alpha_l1**2 * math.log(2.0 / delta) / epsilon0**2",
+                        "samples = 0.5 * alpha_l1**2 * math.log(2.0 / delta) / epsilon0**2"),),
+        counterexample=_test_time_quartered,
+        stored={"instance": "descent_adversary/balanced: test point (0.99, 0.99, -0.99, -0.99), "
+                            "delta = 0.2, eps0 = 0.9 ||alpha||_1", "m_mutant": 2, "probability": "1/2",
+                "delta": "1/5"},
+        why="The mutant's m is ceil(log(10) / 1.62) = 2; both terms +-0.9801 ||alpha||_1 agree with "
+            "probability 1/2, and then |E| = 0.9801 ||alpha||_1 > eps0: 1/2 > delta = 0.2.",
+    ),
+    StatementMutant(
+        name="alpha_l1_prefactor_dropped",
+        claim="iln.lemma5.alpha_l1",
+        kind="prefactor dropped",
+        statement="||alpha^(t)||_1 <= eta t (Lemma 5 without its prefactor 16B + 1)",
+        edits=(CodeEdit(_THEORY, "alpha_l1_bound", "return _out(_alpha_l1_bound(B, eta, t))",
+                        "return _out(eta * t)"),),
+        counterexample=_alpha_l1_point_mass,
+        stored={"instance": "psi(x; w) = 0.999 for every w, B = 1, eta = 10, y_1 = 1, y_2 = -1, t = 3",
+                "alpha_l1": "1198001/10000", "mutant_bound": "30", "printed_bound": "510"},
+        why="Round 1 steps eta = 10; round 2 sees the exact E_2 = 10 * 0.998001 = 9.98 < 16B and "
+            "label -1, a step of 10 * 10.98; ||alpha^(3)||_1 = 119.8 > 3 eta = 30 (printed: 510).",
+    ),
+    StatementMutant(
+        name="grad_norm_constant_halved",
+        claim="iln.lemma3.grad_norm",
+        kind="constant halved",
+        statement="||grad_t||^2 <= l_t(f_t) (the constant 2 of Lemma 3 halved)",
+        edits=(CodeEdit("verification.claims.iln.alpha_and_variance", "grad_norm_trial",
+                        "loss2 = 2 * run.trace.loss_exact", "loss2 = 1 * run.trace.loss_exact"),),
+        counterexample=_grad_norm_halved,
+        stored={"instance": "psi(x; w) = 0.999 for every w, round 1 (f_1 = 0), y_1 = 1",
+                "grad_sq": "998001/1000000", "mutant_bound": "1/2"},
+        why="||grad_1||^2 = (0 - 1)^2 ||Phi(x)||^2 = 0.998001 > l_1(0) = 1/2.",
+    ),
+    StatementMutant(
+        name="variance_prefactor_dropped",
+        claim="iln.lemma3.variance",
+        kind="prefactor dropped",
+        statement="V[bar grad_t] <= (eta t)^2 / m (Lemma 3 without the prefactor (16B + 1)^2)",
+        edits=(CodeEdit(_THEORY, "variance_bound", "return _out(_alpha_l1_bound(B, eta, t) ** 2 / m)",
+                        "return _out((eta * t) ** 2 / m)"),),
+        counterexample=_variance_prefactor,
+        stored={"instance": "sign_two_point state (iln.lemma3.variance), m = 1", "t": 41, "eta": 0.12,
+                "alpha_l1": 16.792686739, "variance": 280.306586, "mutant_bound": 24.2064},
+        why="At the sign_two_point state each term of Algorithm 2 is +-0.998 ||alpha^(t)||_1 with "
+            "probability 1/2 around 0: V = (0.998001 * 16.79)^2 * 0.998001 = 280.3 > (0.12 * 41)^2 = 24.2.",
+    ),
+    StatementMutant(
+        name="zero_comparator_quartered",
+        claim="iln.eq17.zero_comparator",
+        kind="constant halved",
+        statement="sum_t l_t(0) <= T / 4 (eq. 17's T divided by 4; T / 2 is attained)",
+        edits=(CodeEdit(_THEORY, "zero_comparator_loss_bound", "return _out(T)", "return _out(T / 4)"),),
+        counterexample=_zero_comparator_quartered,
+        stored={"instance": "any T, labels +-1 (here T = 4)", "zero_loss": "2", "mutant_bound": "1"},
+        why="With labels +-1, l_t(0) = 1/2 on every round: sum_t l_t(0) = T/2 > T/4.",
+    ),
+    StatementMutant(
+        name="runtime_t_exponent_halved",
+        claim="iln.thm1.runtime",
+        kind="exponent halved",
+        statement="The run time of Algorithm 1 is O~(rho B^4 T) (the exponent of T halved)",
+        edits=(CodeEdit("verification.claims.iln.runtime", "runtime_decide",
+                        "count = [theory.total_feature_samples(B, T) for T, B in map(key, sizes)]",
+                        "count = [theory.total_feature_samples(B, T) / T for T, B in map(key, sizes)]"),),
+        counterexample=_runtime_t_exponent,
+        stored={"instance": "B = 1, T = 64, 128, 256 at the proof's eta and m",
+                "samples": {64: 16588288, 128: 72876928, 256: 317649408},
+                "samples_exponent_in_T": 2.1296, "mutant_exponent": 1},
+        why="Algorithm 1 draws m_proof(B, T) = O(B^4 T log T) samples in each of T rounds, and each "
+            "costs at least one draw of w: the run time grows as T^2.13 over T = 64..256, not as T.",
+    ),
+)
+
+#: mutants by name.
+MUTANTS: dict[str, StatementMutant] = {m.name: m for m in _CATALOG}
+
+
+def names() -> list[str]:
+    """Every mutant's name, in catalog order."""
+    return list(MUTANTS)
+
+
+def get(name: str) -> StatementMutant:
+    """The mutant called ``name``; ``ValueError`` naming the known ones otherwise."""
+    try:
+        return MUTANTS[name]
+    except KeyError:
+        raise ValueError(f"unknown statement mutant {name!r}; known: {', '.join(MUTANTS)}") from None
+
+
+def for_claims(claims: Sequence[str]) -> list[StatementMutant]:
+    """The mutants of the given claims, in catalog order."""
+    wanted = set(claims)
+    return [m for m in _CATALOG if m.claim in wanted]
+
+
+# ------------------------------------------------------------------------------------------
+# Running a mutant
+# ------------------------------------------------------------------------------------------
+
+
+def run_mutant(mutant: StatementMutant, *, seed: int, store: Path,
+               alpha: float = runner.DEFAULT_ALPHA) -> dict:
+    """Run ``mutant``'s claim with the mutant in place; the entry of ``statement_mutants``.
+
+    Parameters
+    ----------
+    mutant : StatementMutant
+    seed : int
+        Master seed of the run.
+    store : path
+        The mutant's own store; emptied first (its trials are keyed by the code on disk, and
+        a run of another version of the mutant must not be reused).
+    alpha : float
+        Family-wise alpha of the run.
+
+    Returns
+    -------
+    dict
+        :meth:`StatementMutant.to_json` with ``verdict``, ``verdict_printed``,
+        ``verdict_corrected``, ``detected``, ``error`` and ``elapsed_s``.
+    """
+    store = Path(store)
+    store.parent.mkdir(parents=True, exist_ok=True)
+    for leftover in store.parent.glob(store.name + "*"):
+        shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
+    expected = catalog.get(mutant.claim).expected
+    start = time.perf_counter()
+    outcome = {"verdict": ERROR, "verdict_printed": None, "verdict_corrected": None, "error": None}
+    try:
+        with edits_applied(mutant.edits):
+            # jobs = 1: the edits live in this process only.
+            result = runner.run([mutant.claim], profile=mutant.profile, seed=seed, jobs=1, store=store,
+                                quiet=True, alpha=alpha)
+        verdict = result.outcomes[0].verdict
+        outcome.update(verdict=verdict.verdict, verdict_printed=verdict.verdict_printed,
+                       verdict_corrected=verdict.verdict_corrected)
+    except Exception as error:  # a check that stops is not a check that rejects
+        outcome["error"] = f"{type(error).__name__}: {error}"
+    detected = rejected(expected, outcome["verdict"], outcome["verdict_corrected"])
+    return {**mutant.to_json(), "expected": expected, **outcome, "detected": detected, "seed": seed,
+            "elapsed_s": time.perf_counter() - start}
+
+
+def summarise(entries: Sequence[dict], planned: Sequence[str] = ()) -> dict:
+    """The ``statement_mutants`` part of ``selftest.json`` from the entries of :func:`run_mutant`.
+
+    Returns
+    -------
+    dict
+        ``total`` and ``detected`` (over the mutants run), ``by_claim`` (claim id to its
+        mutants' entries), ``gaps`` (the mutants not detected), ``planned`` and ``rule``.
+    """
+    by_claim: dict[str, list[dict]] = {}
+    for entry in entries:
+        by_claim.setdefault(entry["claim"], []).append(entry)
+    return {"total": len(entries), "detected": sum(bool(e["detected"]) for e in entries),
+            "by_claim": by_claim, "gaps": [e["name"] for e in entries if not e["detected"]],
+            "planned": list(planned),
+            "rule": "a mutant is detected when its claim's check, run with the mutant in place of the "
+                    "statement, returns violated (for a claim expected to hold after correction: its "
+                    "corrected sub-verdict is violated); a mutant not detected is a gap of the check"}
