@@ -67,3 +67,30 @@ def test_check_rejects_the_mutant_end_to_end(name, tmp_path):
     summary = statements.summarise([entry], [name])
     assert summary["total"] == summary["detected"] == 1
     assert summary["by_claim"] == {entry["claim"]: [entry]}
+
+
+def test_campaign_runs_the_mutants_as_resumable_units(tmp_path, monkeypatch):
+    import json
+
+    from verification.selftest import campaign
+
+    calls = []
+
+    def fake_run_mutant(mutant, *, seed, store, alpha):
+        calls.append(mutant.name)
+        return {**mutant.to_json(), "verdict": "violated", "detected": mutant.name != "zero_comparator_quartered"}
+
+    monkeypatch.setattr(campaign.statements, "run_mutant", fake_run_mutant)
+    claims = ["iln.lemma3.grad_norm", "iln.eq17.zero_comparator"]
+    plan = campaign.Plan(defects=[], seeds=[], mutation_seed=0, profile="smoke", claims=claims,
+                         parts=("statement_mutants",), workdir=tmp_path / "w",
+                         mutants=tuple(statements.names()))
+    assert plan.unit_ids() == ["mutant:grad_norm_constant_halved", "mutant:zero_comparator_quartered"]
+    out = tmp_path / "selftest.json"
+    doc = campaign.run_campaign(plan, out)
+    part = doc["statement_mutants"]
+    assert (part["total"], part["detected"], part["gaps"]) == (2, 1, ["zero_comparator_quartered"])
+    assert sorted(part["by_claim"]) == sorted(claims)
+    assert json.loads(out.read_text())["statement_mutants"] == part
+    campaign.run_campaign(plan, out)
+    assert calls == ["grad_norm_constant_halved", "zero_comparator_quartered"]  # reused, not run again
