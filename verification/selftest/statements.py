@@ -210,6 +210,46 @@ def _runtime_t_exponent() -> dict:
             "violates_mutant": slope > 1.5}
 
 
+def _rks_lemma1_exponent() -> dict:
+    # The orthogonal instance under the uniform probability: the best member of F_w misses
+    # f*'s weight C/32 on every atom none of w_1..w_K drew, so its squared distance is
+    # C^2 S / (1024 K^2), S = sum over undrawn atoms of K^2 (K = 32): the mutant's bound
+    # (C z / K)^2 fails exactly when S > 1024 z^2, the event orthogonal_lemma1_exact decides
+    # with mu(X) = K (its threshold is 1024 K z^2 / mu(X)).
+    from verification.claims.rks.approximation import orthogonal_lemma1_exact
+
+    K, delta = 32, 0.5
+    probability = orthogonal_lemma1_exact(K, delta, K)["probability"]
+    return {"instance": "orthogonal (32 atoms, Hadamard features), uniform probability, K = 32, "
+                        "delta = 0.5", "probability": _fraction(probability),
+            "probability_float": round(float(probability), 9), "delta": "1/2",
+            "violates_mutant": probability > Fraction(1, 2)}
+
+
+def _hilbert_exponent() -> dict:
+    # spikes: x uniform on 64 orthonormal vectors (M = 1). With n_j the draws of e_j,
+    # ||X_bar - E X_bar||^2 = sum_j n_j^2 / K^2 - 1/64 >= 1/K - 1/64 on every sample, so the
+    # deviation exceeds the mutant's (1 + sqrt(2 log(1/delta))) / K with probability 1.
+    K, delta = 16, Fraction(1, 10)
+    least_sq = Fraction(1, K) - Fraction(1, 64)
+    bound = (1 + math.sqrt(2 * math.log(1 / delta))) / K
+    return {"instance": "spikes (64 orthonormal vectors, M = 1), K = 16, delta = 0.1",
+            "least_deviation_sq": _fraction(least_sq), "mutant_bound": round(bound, 6),
+            "probability": "1", "violates_mutant": least_sq > Fraction(bound) ** 2}
+
+
+def _rademacher_halved() -> dict:
+    # +-1 features: R_m = C E|S_m| / m exactly (iln.function_class.rademacher_sign_features).
+    out = {"instance": "signs: every feature value +-1, C = 1"}
+    violates = True
+    for m in (2, 8):
+        r_m = Fraction(sum(abs(2 * k - m) * math.comb(m, k) for k in range(m + 1)), 2**m * m)
+        bound = 1 / (2 * math.sqrt(m))
+        out[f"R_{m}"], out[f"mutant_bound_{m}"] = _fraction(r_m), round(bound, 6)
+        violates = violates and r_m > Fraction(bound)
+    return {**out, "violates_mutant": violates}
+
+
 # ------------------------------------------------------------------------------------------
 # The catalog
 # ------------------------------------------------------------------------------------------
@@ -309,6 +349,52 @@ _CATALOG = (
                 "samples_exponent_in_T": 2.1296, "mutant_exponent": 1},
         why="Algorithm 1 draws m_proof(B, T) = O(B^4 T log T) samples in each of T rounds, and each "
             "costs at least one draw of w: the run time grows as T^2.13 over T = 64..256, not as T.",
+    ),
+
+    StatementMutant(
+        name="rks_lemma1_corrected_k_exponent_doubled",
+        claim="rks.lemma1.approximation",
+        kind="exponent doubled",
+        statement="some member of F_w is within C sqrt(mu(X)) / K (1 + sqrt(2 log(1/delta))) of f* "
+                  "in L2(mu) (the corrected eq. 9 with K in place of sqrt(K))",
+        edits=(CodeEdit("verification.claims.rks.approximation", "lemma1_decide",
+                        "math.sqrt(c) * _z(delta),", "math.sqrt(c) * _z(delta) / math.sqrt(K),"),),
+        counterexample=_rks_lemma1_exponent,
+        stored={"instance": "orthogonal (32 atoms, Hadamard features), uniform probability, K = 32, "
+                            "delta = 0.5", "probability": "1361113695754887718277138979658713705199/1361129467683753853853498429727072845824",
+                "probability_float": 0.999988413,
+                "delta": "1/2"},
+        why="32 draws over 32 atoms leave at least 5 atoms undrawn with probability 0.99999, and "
+            "then every member of F_w is at distance at least sqrt(5) C / 32 > 2.18 C / 32.",
+    ),
+    StatementMutant(
+        name="hilbert_k_exponent_doubled",
+        claim="rks.lemma4.hilbert_concentration",
+        kind="exponent doubled",
+        statement="P[||X_bar - E X_bar|| >= M / K (1 + sqrt(2 log(1/delta)))] <= delta (eq. 16 with "
+                  "K in place of sqrt(K))",
+        edits=(CodeEdit("verification.claims.rks.concentration", "lemma4_decide",
+                        "threshold = fc.hilbert_concentration_bound(1.0, K, delta) * math.sqrt(K)",
+                        "threshold = fc.hilbert_concentration_bound(1.0, K, delta)"),),
+        counterexample=_hilbert_exponent,
+        stored={"instance": "spikes (64 orthonormal vectors, M = 1), K = 16, delta = 0.1",
+                "least_deviation_sq": "3/64", "mutant_bound": 0.196623, "probability": "1"},
+        why="The mean of sixteen draws of orthonormal spikes is never close to their mean: "
+            "||X_bar - E X_bar||^2 >= 1/16 - 1/64 = 3/64 > 0.1966^2 on every sample.",
+    ),
+    StatementMutant(
+        name="rademacher_constant_halved",
+        claim="rks.rademacher.bound",
+        kind="constant halved",
+        statement="R_m[F_w] <= C / (2 sqrt(m)) (eq. 23 halved)",
+        edits=(CodeEdit("iln.function_class", "rademacher_bound",
+                        'return _positive(C, "C") / math.sqrt(',
+                        'return 0.5 * _positive(C, "C") / math.sqrt('),),
+        counterexample=_rademacher_halved,
+        stored={"instance": "signs: every feature value +-1, C = 1", "R_2": "1/2",
+                "mutant_bound_2": 0.353553, "R_8": "35/128", "mutant_bound_8": 0.176777},
+        why="With +-1 features R_m = C E|S_m| / m: 1/2 > 0.354 at m = 2 and 35/128 = 0.273 > 0.177 "
+            "at m = 8.",
     ),
 )
 
