@@ -50,12 +50,13 @@ def test_mutant_changes_the_formula_only_while_planted():
     assert theory.zero_comparator_loss_bound(8) == 8
 
 
-def test_rejected_reads_the_corrected_verdict_of_a_claim_that_needs_a_correction():
-    assert statements.rejected("holds", "violated", None)
-    assert not statements.rejected("holds", "inconclusive", None)
-    assert statements.rejected("holds_after_correction", "violated", "violated")
+def test_rejected_reads_the_sub_verdict_of_the_statement_mutated():
+    assert statements.rejected("holds", "violated", "violated", None)
+    assert statements.rejected("holds", "inconclusive", "violated", "inconclusive")
+    assert not statements.rejected("holds", "inconclusive", "inconclusive", None)
+    assert statements.rejected("holds_after_correction", "violated", "violated", "violated")
     # Only the printed statement failing is the unmutated outcome, not a rejection.
-    assert not statements.rejected("holds_after_correction", "holds_after_correction", "holds")
+    assert not statements.rejected("holds_after_correction", "holds_after_correction", "violated", "holds")
 
 
 @pytest.mark.parametrize("name", ["grad_norm_constant_halved", "lemma4_corrected_prefactor_dropped",

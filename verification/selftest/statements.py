@@ -15,9 +15,9 @@ the check writes the bound inline, the line of the claim module that does.  The 
 this process only, so a mutant's run is always ``jobs = 1``, in a store of its own (a store's
 trials are keyed by the code on disk, which a mutant does not change).
 
-*Rejected* means: for a claim expected to hold, the verdict ``violated``; for a claim expected
-to hold only after correction (the mutant tightens the corrected statement), the corrected
-sub-verdict ``violated``.
+*Rejected* means: for a claim expected to hold, the verdict or its printed sub-verdict
+``violated``; for a claim expected to hold only after correction (the mutant tightens the
+corrected statement), the corrected sub-verdict ``violated``.
 
 Examples
 --------
@@ -100,19 +100,24 @@ class StatementMutant:
                 "edits": [{"where": e.where, "old": e.old, "new": e.new} for e in self.edits]}
 
 
-def rejected(expected: str, verdict: str, verdict_corrected: str | None) -> bool:
+def rejected(expected: str, verdict: str, verdict_printed: str | None, verdict_corrected: str | None) -> bool:
     """Whether a check's outcome rejects the mutant it decided.
+
+    A mutant tightens the statement whose sub-verdict decides the claim: the corrected one
+    for a claim expected to hold only after correction, the printed one otherwise (a claim
+    whose check also reports a corrected sub-verdict, as iln.lemma5.tail, may then end
+    inconclusive overall while its printed sub-verdict rejects the mutant).
 
     Parameters
     ----------
     expected : str
         The claim's expected verdict on the unmodified statement.
-    verdict, verdict_corrected : str
-        The verdict, and the corrected sub-verdict, with the mutant in place.
+    verdict, verdict_printed, verdict_corrected : str or None
+        The verdict and its two sub-verdicts with the mutant in place.
     """
     if expected == HOLDS_AFTER_CORRECTION:
         return verdict_corrected == VIOLATED
-    return verdict == VIOLATED
+    return VIOLATED in (verdict, verdict_printed)
 
 
 # ------------------------------------------------------------------------------------------
@@ -248,6 +253,37 @@ def _rademacher_halved() -> dict:
         out[f"R_{m}"], out[f"mutant_bound_{m}"] = _fraction(r_m), round(bound, 6)
         violates = violates and r_m > Fraction(bound)
     return {**out, "violates_mutant": violates}
+
+
+def _estimate_tail_prefactor() -> dict:
+    # Round t = 2 of Algorithm 1 with sign features psi = 0.999 sign(w.x), x_1 = e1, y_1 = 1,
+    # x_2 = e2: alpha^(2) = (eta), and each term of Algorithm 2 is +-0.998001 eta with
+    # probability 1/2 around <f_2, Phi(e2)> = 0 (orthogonal inputs).  With m = 1 and
+    # eps = eta / 2 the deviation exceeds eps surely.
+    m, eps_over_eta, t = 1, Fraction(1, 2), 2
+    probability = _sign_tail(m, eps_over_eta / Fraction(998001, 1000000))
+    bound = math.exp(-m * eps_over_eta**2 / t**2)
+    return {"instance": "sign features psi = 0.999 sign(w.x), x_1 = e1, y_1 = 1, x_2 = e2, t = 2, m = 1, "
+                        "eps = eta / 2", "probability": _fraction(probability), "mutant_bound": round(bound, 6),
+            "violates_mutant": probability > bound}
+
+
+def _events_threshold_doubled() -> dict:
+    # The sign_two_point state of iln.lemma6.events at m = 1: E_t = +-0.998 ||alpha^(t)||_1 =
+    # +-16.76 with probability 1/2 each, both at or beyond 16B, so Algorithm 1 shrinks; with
+    # E_t = +16.76 the shrink lands farther from f* = the unshrunk step at E_t = +16B than the
+    # unshrunk step does, while no |E_t| reaches 32B: P_t(f*) = 1/2 > P[E1 or E2] = 0.
+    from verification.claims.iln.shrink_penalty import probe_state, round_outcome
+
+    state = probe_state("sign_two_point")
+    c = state.two_point[0]
+    outcomes = [round_outcome(state, sign * c * state.alpha_l1, state.alpha * 0.25, True) for sign in (1, -1)]
+    penalty = Fraction(sum(o["step_at_+16B"] for o in outcomes), 2)
+    largest = c * state.alpha_l1
+    return {"instance": "sign_two_point state (round 41), m = 1, f* = the unshrunk step at E_t = +16B",
+            "abs_E_t": round(largest, 6), "penalty_probability": _fraction(penalty),
+            "mutant_events_probability": "0",
+            "violates_mutant": penalty > 0 and largest <= 32 and all(o["shrink"] for o in outcomes)}
 
 
 # ------------------------------------------------------------------------------------------
@@ -396,6 +432,37 @@ _CATALOG = (
         why="With +-1 features R_m = C E|S_m| / m: 1/2 > 0.354 at m = 2 and 35/128 = 0.273 > 0.177 "
             "at m = 8.",
     ),
+
+    StatementMutant(
+        name="estimate_tail_prefactor_dropped",
+        claim="iln.lemma5.tail",
+        kind="prefactor dropped",
+        statement="P[|E_t - <f_t, Phi(x_t)>| > eps] <= exp(-eps^2 m / (eta t)^2) (eq. 20 without the "
+                  "prefactor 16B + 1 of Lemma 5's l1 bound)",
+        edits=(CodeEdit(_THEORY, "_alpha_l1_bound", "return (SHRINK_THRESHOLD * B + 1.0) * eta * t",
+                        "return eta * t"),),
+        counterexample=_estimate_tail_prefactor,
+        stored={"instance": "sign features psi = 0.999 sign(w.x), x_1 = e1, y_1 = 1, x_2 = e2, t = 2, "
+                            "m = 1, eps = eta / 2", "probability": "1", "mutant_bound": 0.939413},
+        why="At t = 2 the single term of Algorithm 2 is +-0.998 eta around 0, beyond eps = eta / 2 "
+            "surely: 1 > exp(-1/16) = 0.939. (The check reads Lemma 5's bound through "
+            "iln.theory, so its eps moves with the mutant: the printed 0.05 at each point.)",
+    ),
+    StatementMutant(
+        name="events_threshold_doubled",
+        claim="iln.lemma6.events",
+        kind="constant halved",
+        statement="P_t(f*) <= P[E1 or E2] with 32B in place of 16B in both events (the corrected "
+                  "'<=' form; the threshold of the events doubled, that of Algorithm 1 not)",
+        edits=(CodeEdit("verification.claims.iln.shrink_penalty", "round_outcome",
+                        "large = abs(estimate) > EVENT_THRESHOLD * B",
+                        "large = abs(estimate) > 2 * EVENT_THRESHOLD * B"),),
+        counterexample=_events_threshold_doubled,
+        stored={"instance": "sign_two_point state (round 41), m = 1, f* = the unshrunk step at E_t = +16B",
+                "abs_E_t": 16.759118, "penalty_probability": "1/2", "mutant_events_probability": "0"},
+        why="With m = 1, |E_t| = 16.76 on every draw: Algorithm 1 always shrinks, and the shrink hurts "
+            "f* with probability 1/2, while neither event (|E_t| > 32B) can happen: 1/2 > 0.",
+    ),
 )
 
 #: mutants by name.
@@ -464,7 +531,8 @@ def run_mutant(mutant: StatementMutant, *, seed: int, store: Path,
                        verdict_corrected=verdict.verdict_corrected)
     except Exception as error:  # a check that stops is not a check that rejects
         outcome["error"] = f"{type(error).__name__}: {error}"
-    detected = rejected(expected, outcome["verdict"], outcome["verdict_corrected"])
+    detected = rejected(expected, outcome["verdict"], outcome["verdict_printed"],
+                        outcome["verdict_corrected"])
     return {**mutant.to_json(), "expected": expected, **outcome, "detected": detected, "seed": seed,
             "elapsed_s": time.perf_counter() - start}
 
