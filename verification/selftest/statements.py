@@ -286,11 +286,55 @@ def _events_threshold_doubled() -> dict:
             "violates_mutant": penalty > 0 and largest <= 32 and all(o["shrink"] for o in outcomes)}
 
 
+def _hinge_deviation_tail(m: int, delta: float) -> Fraction:
+    """``P[sup_{f in F_w} |R[f] - R_emp[f]| > sqrt(log(1/delta) / (2m))]`` on RKS's orthogonal
+    instance with K = 1, C = 1 and the hinge loss, exactly (the threshold, irrational, is
+    compared with rational deviations).
+
+    The hinge loss is linear on the class (margins in [-1, 1]), so the supremum over
+    ``|a| <= C`` is ``C |hat E[y phi] - E[y phi]|``; ``y phi(x; w_j)`` is a fair-or-biased sign
+    with ``P(+1) = p_j = 1/2 + 0.4 <vote, h_j> / 32`` (labels with E[y|x] = 0.8 vote(x)), so
+    ``hat E[y phi] = (2k - m)/m`` with ``k ~ Bin(m, p_j)``, and w_j is one of 32 atoms of
+    probability 1/32.  The same value bounds the one-sided supremum of Theorem 2 from below
+    and equals it (the sign of a is free).
+    """
+    from scipy import linalg
+
+    table = linalg.hadamard(32)
+    vote = [1 if v > 0 else -1 for v in table[:, [1, 2, 4, 8, 16]].sum(axis=1)]
+    threshold = math.sqrt(math.log(1 / delta) / (2 * m))
+    total = Fraction(0)
+    for j in range(32):
+        p = Fraction(1, 2) + Fraction(2, 5) * Fraction(sum(int(v) * int(h) for v, h in zip(vote, table[:, j])), 32)
+        mean = 2 * p - 1
+        for k in range(m + 1):
+            deviation = abs(Fraction(2 * k - m, m) - mean)
+            if abs(float(deviation) - threshold) < 1e-12:
+                raise ArithmeticError("a deviation lies within rounding of the threshold")
+            if float(deviation) > threshold:
+                total += math.comb(m, k) * p**k * (1 - p) ** (m - k) / 32
+    return total
+
+
+def _rks_deviation_constants() -> dict:
+    delta = 0.5
+    out = {"instance": "orthogonal, K = 1, C = 1, hinge loss (L = 1), delta = 0.5"}
+    for m in (10, 100):
+        probability = _hinge_deviation_tail(m, delta)
+        out[f"probability_m{m}"] = round(float(probability), 9)
+        out[f"mutant_bound_m{m}"] = round(math.sqrt(math.log(1 / delta) / (2 * m)), 6)
+    return {**out, "violates_mutant": min(out["probability_m10"], out["probability_m100"]) > delta}
+
+
 # ------------------------------------------------------------------------------------------
 # The catalog
 # ------------------------------------------------------------------------------------------
 
 _THEORY = "iln.theory"
+#: the exact probabilities (rationals, rounded to 9 digits) of _rks_deviation_constants.
+_DEVIATION_STORED = {"instance": "orthogonal, K = 1, C = 1, hinge loss (L = 1), delta = 0.5",
+                     "probability_m10": 0.637474305, "mutant_bound_m10": 0.186165,
+                     "probability_m100": 0.6135833, "mutant_bound_m100": 0.058871}
 
 _CATALOG = (
     StatementMutant(
@@ -462,6 +506,36 @@ _CATALOG = (
                 "abs_E_t": 16.759118, "penalty_probability": "1/2", "mutant_events_probability": "0"},
         why="With m = 1, |E_t| = 16.76 on every draw: Algorithm 1 always shrinks, and the shrink hurts "
             "f* with probability 1/2, while neither event (|E_t| > 32B) can happen: 1/2 > 0.",
+    ),
+
+    StatementMutant(
+        name="rks_lemma3_constants_dropped",
+        claim="rks.lemma3.estimation",
+        kind="factor dropped",
+        statement="sup_f |R[f] - R_emp[f]| <= L C sqrt(log(1/delta) / 2) / sqrt(m) with probability "
+                  "1 - delta (eq. 13 without 4LC + 2|c(0)|)",
+        edits=(CodeEdit("iln.function_class", "estimation_bound",
+                        "return (4.0 * L * C + 2.0 * c0 + L * C * math.sqrt(",
+                        "return (L * C * math.sqrt("),),
+        counterexample=_rks_deviation_constants,
+        stored=_DEVIATION_STORED,
+        why="With one feature and the hinge loss the supremum is |hat E[y phi] - E[y phi]|, a "
+            "centred binomial mean of signs whose deviation beyond sqrt(log 2 / (2m)) has "
+            "probability above 1/2 at m = 10 and m = 100.",
+    ),
+    StatementMutant(
+        name="rks_thm2_rademacher_and_c0_dropped",
+        claim="rks.thm2.uniform_deviation",
+        kind="factor dropped",
+        statement="R[f] <= R_emp[f] + L C sqrt(log(1/delta) / (2m)) for every f in F_w with "
+                  "probability 1 - delta (eq. 24 without 4 L R_m and 2|c(0)| / sqrt(m))",
+        edits=(CodeEdit("iln.function_class", "uniform_deviation_bound",
+                        "return (4.0 * L * rademacher + 2.0 * c0 / math.sqrt(m)",
+                        "return (0.0 * L * rademacher + 0.0 * c0 / math.sqrt(m)"),),
+        counterexample=_rks_deviation_constants,
+        stored=_DEVIATION_STORED,
+        why="The one-sided supremum equals the two-sided one here (the weight's sign is free): "
+            "the same binomial law exceeds the mutant's bound with probability above 1/2.",
     ),
 )
 
