@@ -30,6 +30,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 import shutil
 import time
@@ -268,24 +269,44 @@ def _estimate_tail_prefactor() -> dict:
             "violates_mutant": probability > bound}
 
 
-def _events_threshold_doubled() -> dict:
-    # The sign_two_point state of iln.lemma6.events at m = 1: E_t = +-0.998 ||alpha^(t)||_1 =
-    # +-16.76 with probability 1/2 each, both at or beyond 16B, so Algorithm 1 shrinks; with
-    # E_t = +16.76 the shrink lands farther from f* = the unshrunk step at E_t = +16B than the
-    # unshrunk step does, while no |E_t| reaches 32B: P_t(f*) = 1/2 > P[E1 or E2] = 0.
+def _sign_two_point_penalty():
+    """The sign_two_point state of iln.lemma2 and iln.lemma6 at m = 1, exactly.
+
+    ``E_t = +-0.998 ||alpha^(t)||_1 = +-16.76`` with probability 1/2 each, both beyond 16B, so
+    Algorithm 1 shrinks; with ``E_t = +16.76`` the shrink lands farther from f* = the unshrunk
+    step at ``E_t = +16B`` than the unshrunk step does.  Returns the state, ``P_t(f*)`` and
+    ``|E_t|``.
+    """
     from verification.claims.iln.shrink_penalty import probe_state, round_outcome
 
     state = probe_state("sign_two_point")
     c = state.two_point[0]
-    outcomes = [round_outcome(state, sign * c * state.alpha_l1, state.alpha * 0.25, True) for sign in (1, -1)]
-    penalty = Fraction(sum(o["step_at_+16B"] for o in outcomes), 2)
     largest = c * state.alpha_l1
-    return {"instance": "sign_two_point state (round 41), m = 1, f* = the unshrunk step at E_t = +16B",
-            "abs_E_t": round(largest, 6), "penalty_probability": _fraction(penalty),
-            "mutant_events_probability": "0",
-            "violates_mutant": penalty > 0 and largest <= 32 and all(o["shrink"] for o in outcomes)}
+    outcomes = [round_outcome(state, sign * largest, state.alpha * 0.25, True) for sign in (1, -1)]
+    if not (largest >= 16 and all(o["shrink"] for o in outcomes)):
+        raise AssertionError("the sign_two_point state no longer shrinks on every draw at m = 1")
+    return state, Fraction(sum(o["step_at_+16B"] for o in outcomes), 2), largest
 
 
+_PENALTY_INSTANCE = "sign_two_point state (round 41), m = 1, f* = the unshrunk step at E_t = +16B"
+
+
+def _events_threshold_doubled() -> dict:
+    # No |E_t| reaches 32B: P_t(f*) = 1/2 > P[E1 or E2] = 0.
+    _, penalty, largest = _sign_two_point_penalty()
+    return {"instance": _PENALTY_INSTANCE, "abs_E_t": round(largest, 6), "penalty_probability": _fraction(penalty),
+            "mutant_events_probability": "0", "violates_mutant": penalty > 0 and largest <= 32}
+
+
+def _shrink_penalty_t_dropped() -> dict:
+    state, penalty, _ = _sign_two_point_penalty()
+    bound = 2 * math.exp(-1 / (3 * state.eta) ** 2)
+    return {"instance": _PENALTY_INSTANCE, "eta": state.eta, "t": state.t,
+            "penalty_probability": _fraction(penalty), "mutant_bound": round(bound, 9),
+            "printed_bound": 1.0, "violates_mutant": penalty > bound}
+
+
+@functools.cache
 def _hinge_deviation_tail(m: int, delta: float) -> Fraction:
     """``P[sup_{f in F_w} |R[f] - R_emp[f]| > sqrt(log(1/delta) / (2m))]`` on RKS's orthogonal
     instance with K = 1, C = 1 and the hinge loss, exactly (the threshold, irrational, is
@@ -502,8 +523,7 @@ _CATALOG = (
                         "large = abs(estimate) > EVENT_THRESHOLD * B",
                         "large = abs(estimate) > 2 * EVENT_THRESHOLD * B"),),
         counterexample=_events_threshold_doubled,
-        stored={"instance": "sign_two_point state (round 41), m = 1, f* = the unshrunk step at E_t = +16B",
-                "abs_E_t": 16.759118, "penalty_probability": "1/2", "mutant_events_probability": "0"},
+        stored={"instance": _PENALTY_INSTANCE, "abs_E_t": 16.759118, "penalty_probability": "1/2", "mutant_events_probability": "0"},
         why="With m = 1, |E_t| = 16.76 on every draw: Algorithm 1 always shrinks, and the shrink hurts "
             "f* with probability 1/2, while neither event (|E_t| > 32B) can happen: 1/2 > 0.",
     ),
@@ -536,6 +556,21 @@ _CATALOG = (
         stored=_DEVIATION_STORED,
         why="The one-sided supremum equals the two-sided one here (the weight's sign is free): "
             "the same binomial law exceeds the mutant's bound with probability above 1/2.",
+    ),
+
+    StatementMutant(
+        name="shrink_penalty_t_dropped",
+        claim="iln.lemma2.shrink_penalty",
+        kind="factor dropped",
+        statement="P_t(f*) <= 2 exp(-m / (3 eta)^2) (Lemma 2 with the factor t^2 of its exponent dropped)",
+        edits=(CodeEdit(_THEORY, "shrink_penalty_printed", "np.exp(-m / (3.0 * eta * t) ** 2)",
+                        "np.exp(-m / (3.0 * eta) ** 2)"),),
+        counterexample=_shrink_penalty_t_dropped,
+        stored={"instance": _PENALTY_INSTANCE, "eta": 0.12, "t": 41, "penalty_probability": "1/2",
+                "mutant_bound": 0.000891235, "printed_bound": 1.0},
+        why="At the sign_two_point state (eta = 0.12, t = 41) with m = 1, Algorithm 1 shrinks on "
+            "every draw and the shrink hurts f* with probability 1/2 > 2 exp(-1 / 0.36^2) = 8.9e-4 "
+            "(the printed bound is 1 there).",
     ),
 )
 
