@@ -347,11 +347,73 @@ def _rks_deviation_constants() -> dict:
     return {**out, "violates_mutant": min(out["probability_m10"], out["probability_m100"]) > delta}
 
 
+def _point_mass_descent(B: Fraction, T: int) -> tuple[Fraction, Fraction]:
+    """Algorithm 1 with the descent step on point-mass features, exactly: ``(regret, excess)``.
+
+    ``psi(x; w) = c = 0.999 / B`` for every w (the erratum's instance of iln.cor1), every
+    label +1, the proof's ``eta = B / (2 sqrt T)`` (rational when T is a square): alpha keeps
+    one sign, so every estimate of Algorithm 2 is exact, ``E_t = p_t`` with
+    ``1 - p_t = r^(t-1)``, ``r = 1 - eta c^2``, and no round shrinks.  The best predictor of
+    norm below B predicts at most ``B c = 0.999`` (the infimum of the loss, ``0.001^2 / 2`` a
+    round, is not attained).  ``excess`` is the excess risk of the averaged predictor ``f_S``
+    (Corollary 1) on the same law.
+    """
+    c = Fraction(999, 1000) / B
+    root = math.isqrt(T)
+    if root * root != T:
+        raise ValueError("T must be a square (a rational eta)")
+    r = 1 - B / (2 * root) * c * c
+    best = (1 - B * c) ** 2 / 2
+    regret = (1 - r ** (2 * T)) / (2 * (1 - r * r)) - T * best
+    mean_gap = (1 - r**T) / (T * (1 - r))  # 1 - p_bar, p_bar the averaged prediction
+    return regret, mean_gap**2 / 2 - best
+
+
+def _regret_sqrt_t_dropped() -> dict:
+    B, T = Fraction(1), 256
+    regret, _ = _point_mass_descent(B, T)
+    bound = 4 * B / (1 - B / math.isqrt(T))
+    return {"instance": "psi(x; w) = 0.999 for every w, labels +1, B = 1, T = 256, eta = 1/32, "
+                        "descent step", "regret": round(float(regret), 9), "mutant_bound": round(float(bound), 9),
+            "printed_bound": round(float(bound) * 16, 9), "violates_mutant": regret > bound}
+
+
+def _excess_t_exponent_doubled() -> dict:
+    B, T = Fraction(4), 4096
+    _, excess = _point_mass_descent(B, T)
+    bound = 4 * B / (T * (1 - B / math.isqrt(T)))
+    return {"instance": "psi(x; w) = 0.999 / 4 for every w, labels +1, B = 4, T = 4096, "
+                        "eta = 1/32, averaged predictor", "excess_risk": round(float(excess), 9),
+            "mutant_bound": round(float(bound), 9), "violates_mutant": excess > bound}
+
+
+def _lemma1_first_term_dropped() -> dict:
+    # The descent run of _point_mass_descent (B = 1, T = 256): every estimate exact (V = 0),
+    # no shrink (P_t = 0), ||nabla_t||^2 = c^2 (1 - p_t)^2, so the mutant's right-hand side is
+    # eta c^2 sum_t (1 - p_t)^2 = 2 eta c^2 (regret + T 0.001^2 / 2), against the regret
+    # to the f* of norm B that predicts 0.999.
+    B, T = Fraction(1), 256
+    regret, _ = _point_mass_descent(B, T)
+    eta, c2 = B / (2 * math.isqrt(T)), Fraction(999, 1000) ** 2
+    rhs = eta * c2 * 2 * (regret + T * Fraction(1, 1000) ** 2 / 2)
+    return {"instance": "psi(x; w) = 0.999 for every w, labels +1, B = 1, T = 256, eta = 1/32, "
+                        "f* of norm B predicting 0.999", "regret": round(float(regret), 9),
+            "mutant_rhs": round(float(rhs), 9), "violates_mutant": regret > rhs}
+
+
 # ------------------------------------------------------------------------------------------
 # The catalog
 # ------------------------------------------------------------------------------------------
 
 _THEORY = "iln.theory"
+#: the exact regret (rational, rounded to 9 digits) of _regret_sqrt_t_dropped.
+_REGRET_STORED = {"instance": "psi(x; w) = 0.999 for every w, labels +1, B = 1, T = 256, eta = 1/32, "
+                              "descent step", "regret": 8.142875396, "mutant_bound": 4.266666667,
+                  "printed_bound": 68.266666667}
+#: Theorem 1's regret bound divided by sqrt(T), read by iln.thm1.regret and by the corrected
+#: (descent) check of iln.alg1.update_sign.
+_REGRET_EDIT = CodeEdit(_THEORY, "regret_bound_proof", "return _out(_regret_bound_proof(B, T, eta))",
+                        "return _out(_regret_bound_proof(B, T, eta) / np.sqrt(T))")
 #: the exact probabilities (rationals, rounded to 9 digits) of _rks_deviation_constants.
 _DEVIATION_STORED = {"instance": "orthogonal, K = 1, C = 1, hinge loss (L = 1), delta = 0.5",
                      "probability_m10": 0.637474305, "mutant_bound_m10": 0.186165,
@@ -571,6 +633,61 @@ _CATALOG = (
         why="At the sign_two_point state (eta = 0.12, t = 41) with m = 1, Algorithm 1 shrinks on "
             "every draw and the shrink hurts f* with probability 1/2 > 2 exp(-1 / 0.36^2) = 8.9e-4 "
             "(the printed bound is 1 there).",
+    ),
+
+    StatementMutant(
+        name="regret_sqrt_t_dropped",
+        claim="iln.thm1.regret",
+        kind="factor dropped",
+        statement="E[Regret] <= 4B / (1 - B / sqrt(T)) at the proof's eta (the proof's bound divided "
+                  "by sqrt(T): O(B) regret)",
+        edits=(_REGRET_EDIT,),
+        counterexample=_regret_sqrt_t_dropped,
+        stored=_REGRET_STORED,
+        why="On point-mass features with labels +1 the descent run's regret is "
+            "(1 - r^(2T)) / (2 (1 - r^2)) - T (0.001)^2 / 2, about sqrt(T) / 2: 8.14 > 4.27 at T = 256.",
+    ),
+    StatementMutant(
+        name="update_sign_corrected_sqrt_t_dropped",
+        claim="iln.alg1.update_sign",
+        kind="factor dropped",
+        statement="Algorithm 1 with the descent step meets E[Regret] <= 4B / (1 - B / sqrt(T)) (the "
+                  "corrected statement's bound divided by sqrt(T))",
+        edits=(_REGRET_EDIT,),
+        counterexample=_regret_sqrt_t_dropped,
+        stored=_REGRET_STORED,
+        why="The same descent run as regret_sqrt_t_dropped: regret 8.14 > 4.27 at T = 256.",
+    ),
+    StatementMutant(
+        name="online_to_batch_t_exponent_doubled",
+        claim="iln.cor1.online_to_batch",
+        kind="exponent doubled",
+        statement="E[R(f_S)] - inf R <= 4B / (T (1 - B / sqrt(T))) (the excess risk O(B / T) in place "
+                  "of O(B / sqrt(T)))",
+        edits=(CodeEdit(_THEORY, "online_to_batch_excess_risk", "return _out(_regret_bound_proof(B, T, eta) / T)",
+                        "return _out(_regret_bound_proof(B, T, eta) / T / np.sqrt(T))"),),
+        counterexample=_excess_t_exponent_doubled,
+        stored={"instance": "psi(x; w) = 0.999 / 4 for every w, labels +1, B = 4, T = 4096, "
+                            "eta = 1/32, averaged predictor", "excess_risk": 0.007838023,
+                "mutant_bound": 0.004166667},
+        why="On point-mass features psi = 0.999 / B with labels +1 the averaged predictor misses 1 "
+            "by (1 - r^T) / (T (1 - r)), an excess risk near 2 B^2 / T, above 4B / T once B > 2: "
+            "0.00785 > 0.00417 at B = 4, T = 4096.",
+    ),
+
+    StatementMutant(
+        name="lemma1_first_term_dropped",
+        claim="iln.lemma1.decomposition",
+        kind="factor dropped",
+        statement="E[sum_t l_t(f_t) - l_t(f*)] <= eta sum_t E||nabla_t||^2 + eta sum_t V[grad_t] + "
+                  "(B_T + B)^2 / eta sum_t E[P_t(f*)] (Lemma 1 without its first term B^2 / eta)",
+        edits=(CodeEdit(_THEORY, "lemma1_rhs", "B**2 / eta + eta * sum_grad_sq",
+                        "0.0 * B**2 / eta + eta * sum_grad_sq"),),
+        counterexample=_lemma1_first_term_dropped,
+        stored={"instance": "psi(x; w) = 0.999 for every w, labels +1, B = 1, T = 256, eta = 1/32, "
+                            "f* of norm B predicting 0.999", "regret": 8.142875396, "mutant_rhs": 0.507920346},
+        why="On point-mass features with labels +1 the descent run has no variance and no shrink, "
+            "and its regret 8.14 exceeds eta sum_t ||nabla_t||^2 = 0.51 at T = 256.",
     ),
 )
 
