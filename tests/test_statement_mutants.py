@@ -95,3 +95,25 @@ def test_campaign_runs_the_mutants_as_resumable_units(tmp_path, monkeypatch):
     assert json.loads(out.read_text())["statement_mutants"] == part
     campaign.run_campaign(plan, out)
     assert calls == ["grad_norm_constant_halved", "zero_comparator_quartered"]  # reused, not run again
+
+
+def test_summary_json_carries_the_statement_mutants(tmp_path):
+    """The campaign's document goes into summary.json's ``selftest`` whole (report.context)."""
+    import json
+
+    from verification import runner
+    from verification.report.context import gather
+    from verification.selftest import campaign
+
+    store = tmp_path / "store.sqlite"
+    runner.run(["iln.lemma3.grad_norm"], profile="smoke", seed=0, jobs=1, store=store, quiet=True)
+    plan = campaign.Plan(defects=[], seeds=[], mutation_seed=0, profile="smoke",
+                         claims=["iln.lemma3.grad_norm"], parts=("statement_mutants",),
+                         workdir=tmp_path / "w", jobs=1, mutants=("grad_norm_constant_halved",))
+    campaign.run_campaign(plan, tmp_path / "selftest.json")
+    summary = gather(store, tmp_path).summary["selftest"]["statement_mutants"]
+    assert (summary["total"], summary["detected"]) == (1, 1)
+    entry = summary["by_claim"]["iln.lemma3.grad_norm"][0]
+    assert entry["name"] == "grad_norm_constant_halved" and entry["detected"]
+    assert entry["counterexample"] == statements.get("grad_norm_constant_halved").stored
+    assert json.loads(json.dumps(summary)) == summary
