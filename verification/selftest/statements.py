@@ -39,6 +39,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
+
 from verification import catalog, runner
 from verification.selftest.injection import CodeEdit, Edit, edits_applied
 from verification.verdicts import ERROR, HOLDS_AFTER_CORRECTION, VIOLATED
@@ -401,6 +403,45 @@ def _lemma1_first_term_dropped() -> dict:
             "mutant_rhs": round(float(rhs), 9), "violates_mutant": regret > rhs}
 
 
+def _rks_lemma2_term_dropped() -> dict:
+    # The orthogonal instance (32 atoms of probability 1/32, phi the Hadamard columns h_j,
+    # orthonormal under the uniform law on the 32 points, E[y|x] = 0.8 vote(x)), quadratic
+    # loss, K = 4.  With rho_j = <ybar, h_j>, the risk is a constant plus ||f - ybar||^2,
+    # coordinate by coordinate: F_p's minimiser puts clip(rho_j, +-C/32) on atom j, the best
+    # member of F_w puts clip(rho_j, +-n_j C/K) on an atom drawn n_j times.  The best member's
+    # excess risk is positive exactly when it recovers less of ||ybar||^2 than F_p's
+    # minimiser; decided for every multiset of K draws, weighted by its multinomial count.
+    import itertools
+
+    from verification.claims.rks.instances import class_instance
+
+    inst = class_instance("orthogonal", 1.0)
+    table = np.asarray(inst.family.table).astype(int)
+    vote = np.sign(inst.support.label_mean).astype(int)
+    rho = [Fraction(4, 5) * Fraction(int(vote @ table[:, j]), 32) for j in range(32)]
+    C, K = Fraction(1), 4
+
+    def gain(r: Fraction, cap: Fraction) -> Fraction:
+        b = min(abs(r), cap)
+        return 2 * b * abs(r) - b * b
+
+    exact_target = sum(gain(r, C / 32) for r in rho)
+    exact_gains = [[gain(r, n * C / K) for n in range(K + 1)] for r in rho]
+    # In integers over a common denominator: the same comparisons, fifty times faster.
+    scale = math.lcm(exact_target.denominator, *(g.denominator for row in exact_gains for g in row))
+    target = int(exact_target * scale)
+    gains = [[int(g * scale) for g in row] for row in exact_gains]
+    positive = 0
+    for draw in itertools.combinations_with_replacement(range(32), K):
+        counts = {j: draw.count(j) for j in set(draw)}
+        if sum(gains[j][n] for j, n in counts.items()) < target:
+            positive += math.factorial(K) // math.prod(math.factorial(n) for n in counts.values())
+    probability = Fraction(positive, 32**K)
+    return {"instance": "orthogonal (32 atoms, Hadamard features), quadratic loss, C = 1, K = 4, delta = 0.5",
+            "probability_excess_positive": _fraction(probability), "delta": "1/2",
+            "violates_mutant": probability > Fraction(1, 2)}
+
+
 # ------------------------------------------------------------------------------------------
 # The catalog
 # ------------------------------------------------------------------------------------------
@@ -688,6 +729,22 @@ _CATALOG = (
                             "f* of norm B predicting 0.999", "regret": 8.142875396, "mutant_rhs": 0.507920346},
         why="On point-mass features with labels +1 the descent run has no variance and no shrink, "
             "and its regret 8.14 exceeds eta sum_t ||nabla_t||^2 = 0.51 at T = 256.",
+    ),
+
+    StatementMutant(
+        name="rks_lemma2_approximation_term_dropped",
+        claim="rks.lemma2.risk_approximation",
+        kind="factor dropped",
+        statement="with probability 1 - delta some member of F_w has R[f_hat] <= R[f*] (eq. 10 with "
+                  "its approximation term L C / sqrt(K) (1 + sqrt(2 log(1/delta))) dropped)",
+        edits=(CodeEdit("verification.claims.rks.approximation", "lemma2_decide",
+                        "values, _z(delta), delta,", "values, 0.0 * _z(delta), delta,"),),
+        counterexample=_rks_lemma2_term_dropped,
+        stored={"instance": "orthogonal (32 atoms, Hadamard features), quadratic loss, C = 1, K = 4, "
+                            "delta = 0.5", "probability_excess_positive": "451883/524288", "delta": "1/2"},
+        why="Four draws give at most one of the six atoms where |rho_j| = 0.3 with probability "
+            "0.862, and then the best member of F_w recovers less of ybar than F_p's minimiser: "
+            "its excess risk is positive with probability 0.862 > delta = 0.5.",
     ),
 )
 
