@@ -403,23 +403,25 @@ def _lemma1_first_term_dropped() -> dict:
             "mutant_rhs": round(float(rhs), 9), "violates_mutant": regret > rhs}
 
 
-def _rks_lemma2_term_dropped() -> dict:
-    # The orthogonal instance (32 atoms of probability 1/32, phi the Hadamard columns h_j,
-    # orthonormal under the uniform law on the 32 points, E[y|x] = 0.8 vote(x)), quadratic
-    # loss, K = 4.  With rho_j = <ybar, h_j>, the risk is a constant plus ||f - ybar||^2,
-    # coordinate by coordinate: F_p's minimiser puts clip(rho_j, +-C/32) on atom j, the best
-    # member of F_w puts clip(rho_j, +-n_j C/K) on an atom drawn n_j times.  The best member's
-    # excess risk is positive exactly when it recovers less of ||ybar||^2 than F_p's
-    # minimiser; decided for every multiset of K draws, weighted by its multinomial count.
-    import itertools
+def _best_member_worse(K: int) -> Fraction:
+    """``P[min_{F_w} R > min_{F_p} R]`` on RKS's orthogonal instance, quadratic loss, C = 1.
 
+    32 atoms of probability 1/32, phi the Hadamard columns h_j (orthonormal under the uniform
+    law on the 32 points), E[y|x] = 0.8 vote(x).  With ``rho_j = <ybar, h_j>`` the risk is a
+    constant plus ``||f - ybar||^2``, coordinate by coordinate: F_p's minimiser puts
+    ``clip(rho_j, +-C/32)`` on atom j, the best member of F_w ``clip(rho_j, +-n_j C/K)`` on an
+    atom drawn n_j times, recovering ``gain(rho_j, cap) = 2 b |rho_j| - b^2``, ``b = min(|rho_j|,
+    cap)``, of ``||ybar||^2``.  The best member is worse exactly when its total gain is below
+    F_p's.  The law of the counts (K labelled draws over 32 atoms) is summed atom by atom in
+    integers: a dynamic programme over (draws used, gain so far) with weights ``K! / prod n_j!``.
+    """
     from verification.claims.rks.instances import class_instance
 
     inst = class_instance("orthogonal", 1.0)
     table = np.asarray(inst.family.table).astype(int)
     vote = np.sign(inst.support.label_mean).astype(int)
     rho = [Fraction(4, 5) * Fraction(int(vote @ table[:, j]), 32) for j in range(32)]
-    C, K = Fraction(1), 4
+    C = Fraction(1)
 
     def gain(r: Fraction, cap: Fraction) -> Fraction:
         b = min(abs(r), cap)
@@ -427,19 +429,35 @@ def _rks_lemma2_term_dropped() -> dict:
 
     exact_target = sum(gain(r, C / 32) for r in rho)
     exact_gains = [[gain(r, n * C / K) for n in range(K + 1)] for r in rho]
-    # In integers over a common denominator: the same comparisons, fifty times faster.
     scale = math.lcm(exact_target.denominator, *(g.denominator for row in exact_gains for g in row))
     target = int(exact_target * scale)
-    gains = [[int(g * scale) for g in row] for row in exact_gains]
-    positive = 0
-    for draw in itertools.combinations_with_replacement(range(32), K):
-        counts = {j: draw.count(j) for j in set(draw)}
-        if sum(gains[j][n] for j, n in counts.items()) < target:
-            positive += math.factorial(K) // math.prod(math.factorial(n) for n in counts.values())
-    probability = Fraction(positive, 32**K)
+    # ways[(used, total)]: sum over the counts of the atoms so far of prod 1/n_j!, times K!.
+    ways = {(0, 0): math.factorial(K)}
+    for row in exact_gains:
+        following: dict = {}
+        for (used, total), w in ways.items():
+            for n in range(K - used + 1):
+                key = (used + n, total + int(row[n] * scale))
+                following[key] = following.get(key, 0) + w // math.factorial(n)
+        ways = following
+    worse = sum(w for (used, total), w in ways.items() if used == K and total < target)
+    return Fraction(worse, 32**K)
+
+
+def _rks_lemma2_term_dropped() -> dict:
+    probability = _best_member_worse(4)
     return {"instance": "orthogonal (32 atoms, Hadamard features), quadratic loss, C = 1, K = 4, delta = 0.5",
             "probability_excess_positive": _fraction(probability), "delta": "1/2",
             "violates_mutant": probability > Fraction(1, 2)}
+
+
+def _rks_thm1_bound_dropped() -> dict:
+    # Algorithm 1's output lies in F_w (|alpha_k| <= C/K), so its excess risk over F_p's
+    # minimum is at least the best member's, positive with this probability whatever m.
+    probability = _best_member_worse(8)
+    return {"instance": "orthogonal (32 atoms, Hadamard features), quadratic loss, C = 1, K = 8, any m, "
+                        "delta = 0.25", "probability_excess_positive_at_least": _fraction(probability),
+            "two_delta": "1/2", "violates_mutant": probability > Fraction(1, 2)}
 
 
 # ------------------------------------------------------------------------------------------
@@ -745,6 +763,24 @@ _CATALOG = (
         why="Four draws give at most one of the six atoms where |rho_j| = 0.3 with probability "
             "0.862, and then the best member of F_w recovers less of ybar than F_p's minimiser: "
             "its excess risk is positive with probability 0.862 > delta = 0.5.",
+    ),
+
+    StatementMutant(
+        name="rks_thm1_error_terms_dropped",
+        claim="rks.thm1.excess_risk",
+        kind="factor dropped",
+        statement="with probability 1 - 2 delta, R[f_hat] - min_{F_p} R <= 0 (Theorem 1's explicit "
+                  "bound 2 eps_est + eps_app dropped: Algorithm 1 as good as the best of F_p)",
+        edits=(CodeEdit("verification.claims.rks.generalization", "excess_risk_decide",
+                        "fc.excess_risk_bound(L, C, c0, m, K, delta), 2 * delta,",
+                        "0.0 * fc.excess_risk_bound(L, C, c0, m, K, delta), 2 * delta,"),),
+        counterexample=_rks_thm1_bound_dropped,
+        stored={"instance": "orthogonal (32 atoms, Hadamard features), quadratic loss, C = 1, K = 8, "
+                            "any m, delta = 0.25",
+                "probability_excess_positive_at_least": "465784086923/549755813888", "two_delta": "1/2"},
+        why="f_hat lies in F_w, whose best member is worse than F_p's minimiser with probability "
+            "0.847 over the eight draws (exact), so the excess risk is positive with probability "
+            "at least 0.847 > 2 delta = 0.5 at every m.",
     ),
 )
 
