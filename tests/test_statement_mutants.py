@@ -41,6 +41,12 @@ def test_mutants_name_known_claims_that_state_a_bound():
         assert known[mutant.claim].expected in ("holds", "holds_after_correction")
 
 
+def test_every_claim_that_states_a_bound_has_a_mutant():
+    covered = {m.claim for m in statements.MUTANTS.values()}
+    bounds = {c for c in catalog.load() if _states_a_bound(c)}
+    assert bounds <= covered, sorted(bounds - covered)
+
+
 def test_mutant_changes_the_formula_only_while_planted():
     mutant = statements.get("zero_comparator_quartered")
     from verification.selftest.injection import edits_applied
