@@ -1,8 +1,9 @@
-"""``python -m verification.selftest``: the four parts of the self-test, as JSON.
+"""``python -m verification.selftest``: the parts of the self-test, as JSON.
 
 Runs, unit by unit (:mod:`verification.selftest.campaign`), the fault tests and the bad-input
 fuzz of the checkout, the quick profile with each planted defect (after a control run without
-one), and the quick profile over several master seeds of the unmodified code.  Writes
+one), the quick profile over several master seeds of the unmodified code, and each statement
+mutant's claim with the mutant in place (:mod:`verification.selftest.statements`).  Writes
 ``selftest.json`` (``--out``) after every unit, with the schema ::
 
     {"complete": bool, "pending": [unit ids], "fingerprint": {...},
@@ -11,6 +12,9 @@ one), and the quick profile over several master seeds of the unmodified code.  W
      "mutation_score": float, "gaps": [defect names],
      "false_alarms": {"seeds": [...], "differing": [...], "rate": x, "interval": [lo, hi], ...},
      "faults": {"passed", "counts", "tests": [...]}, "bad_input": {...},
+     "statement_mutants": {"total", "detected", "gaps": [names], "planned": [names],
+                           "by_claim": {claim: [{"name", "kind", "statement", "counterexample",
+                                                 "verdict", "detected", ...}]}},
      "meta": {...}}
 
 and the defect-by-claim table beside it (``selftest.md``).  Started again with the same
@@ -29,7 +33,7 @@ from pathlib import Path
 
 from verification import catalog, runner, verdicts
 from verification.report.markdown import selftest_section
-from verification.selftest import campaign, explain
+from verification.selftest import campaign, explain, statements
 from verification.selftest import defects as defect_catalog
 from verification.selftest.fingerprint import code_fingerprint
 from verification.store import StoreError
@@ -83,6 +87,8 @@ def _parser() -> argparse.ArgumentParser:
                    help=f"comma-separated parts to run (default: all of {', '.join(campaign.PARTS)})")
     p.add_argument("--defects", default="all", metavar="NAMES",
                    help="comma-separated defect names, 'all' (default) or 'none'")
+    p.add_argument("--mutants", default="all", metavar="NAMES",
+                   help="comma-separated statement mutant names, 'all' (default) or 'none'")
     p.add_argument("--seeds", type=lambda t: _count(t, 0), default=20, metavar="N",
                    help="master seeds 0..N-1 of the false-alarm campaign (0: skip it)")
     p.add_argument("--seed", type=lambda t: _count(t, 0), default=0,
@@ -115,19 +121,24 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _selected_defects(text: str) -> list:
+def _selected(text: str, option: str, known: dict) -> list:
+    """The entries of ``known`` (by name) that ``text`` names: names, 'all' or 'none'."""
     if text == "all":
-        return list(defect_catalog.DEFECTS.values())
+        return list(known.values())
     if text == "none":
         return []
     chosen = _names(text)
+    what = option.removeprefix("--").rstrip("s")
     if not chosen:
-        raise UsageError("--defects: expected defect names, 'all' or 'none'")
-    unknown = [n for n in chosen if n not in defect_catalog.DEFECTS]
+        raise UsageError(f"{option}: expected {what} names, 'all' or 'none'")
+    unknown = [n for n in chosen if n not in known]
     if unknown:
-        raise UsageError(f"--defects: unknown defect {unknown[0]!r} (known: "
-                         f"{', '.join(defect_catalog.names())})")
-    return [defect_catalog.DEFECTS[n] for n in dict.fromkeys(chosen)]
+        raise UsageError(f"{option}: unknown {what} {unknown[0]!r} (known: {', '.join(known)})")
+    return [known[n] for n in dict.fromkeys(chosen)]
+
+
+def _selected_defects(text: str) -> list:
+    return _selected(text, "--defects", defect_catalog.DEFECTS)
 
 
 def _say(quiet: bool, message: str) -> None:
@@ -143,10 +154,14 @@ def _report_line(doc: dict) -> str:
         f"{part.replace('_', ' ')}: " + ("not run" if doc[part] is None else
                                          ", ".join(f"{n} {k}" for k, n in doc[part]["counts"].items()))
         for part in ("faults", "bad_input"))
+    sm = doc.get("statement_mutants") or {}
+    mutants_text = (f"statement mutants: {sm['detected']} of {sm['total']} rejected"
+                    + (f" (gaps: {', '.join(sm['gaps'])})" if sm.get("gaps") else "") + "; "
+                    if sm.get("total") else "")
     return (f"mutation score {'n/a' if score is None else f'{score:.3f}'} ({n_done - len(doc['gaps'])} "
             f"of {n_done} defects flagged); gaps: {', '.join(doc['gaps']) or 'none'}; differing "
             f"verdicts on the unmodified code: {len(fa['differing'])} of {fa['n_verdicts']} "
-            f"({len(fa['seeds'])} seeds); {suites_text}; "
+            f"({len(fa['seeds'])} seeds); {mutants_text}{suites_text}; "
             + ("complete" if doc["complete"] else f"{len(doc['pending'])} units pending"))
 
 
@@ -163,6 +178,7 @@ def _stores_of_this_code(workdir: Path) -> Path:
 
 def _run(args) -> int:
     planted = _selected_defects(args.defects)
+    mutants = [m.name for m in _selected(args.mutants, "--mutants", statements.MUTANTS)]
     known = catalog.load()
     claims = _names(args.claims) or list(known)
     unknown = [c for c in claims if c not in known]
@@ -190,7 +206,8 @@ def _run(args) -> int:
                          profile=args.profile, claims=claims, parts=tuple(parts),
                          jobs=args.jobs or os.cpu_count() or 1, scheduler=args.scheduler,
                          workdir=_stores_of_this_code(args.workdir), checkout=checkout,
-                         trial_stores=args.workdir / TRIAL_STORES, alpha=args.alpha)
+                         trial_stores=args.workdir / TRIAL_STORES, alpha=args.alpha,
+                         mutants=tuple(mutants))
     _say(args.quiet, f"self-test: {len(plan.unit_ids())} units ({', '.join(parts)}), "
                      f"{len(claims)} claims, profile {args.profile}")
     budget = None if args.budget_minutes is None else 60.0 * args.budget_minutes
@@ -206,7 +223,9 @@ def _run(args) -> int:
     if not doc["complete"]:
         return EXIT_INCOMPLETE
     suites_fail = any(doc[p] is not None and not doc[p]["passed"] for p in ("faults", "bad_input"))
-    return EXIT_FINDINGS if doc["gaps"] or doc["false_alarms"]["differing"] or suites_fail else EXIT_OK
+    mutant_gaps = (doc.get("statement_mutants") or {}).get("gaps")
+    return (EXIT_FINDINGS if doc["gaps"] or mutant_gaps or doc["false_alarms"]["differing"] or suites_fail
+            else EXIT_OK)
 
 
 def main(argv=None) -> int:

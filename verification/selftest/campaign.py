@@ -1,8 +1,9 @@
 """The self-test campaign, unit by unit, resumable across sessions and machines.
 
-The four parts of the self-test (issue #8) are split into *units*: a test suite (the faults,
-the bad-input fuzz), one master seed of the unmodified code (the false alarms; the mutation
-seed's run is also the mutation campaign's control), one planted defect.  A unit's result goes
+The parts of the self-test (issues #8 and #18) are split into *units*: a test suite (the
+faults, the bad-input fuzz), one master seed of the unmodified code (the false alarms; the
+mutation seed's run is also the mutation campaign's control), one planted defect, one
+statement mutant (:mod:`verification.selftest.statements`, run at the mutant's own profile).  A unit's result goes
 into ``selftest.json`` as soon as it is known (written whole, then renamed, so a killed
 campaign leaves the last complete document).  Started again with the same ``out``, the
 campaign reuses every stored unit whose code fingerprint
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from verification import catalog, runner
-from verification.selftest import reach, suites
+from verification.selftest import reach, statements, suites
 from verification.selftest.defects import Defect
 from verification.selftest.false_alarms import FalseAlarms, differing_verdicts
 from verification.selftest.fingerprint import code_fingerprint
@@ -34,7 +35,7 @@ from verification.selftest.mutation import DefectOutcome, MutationCampaign, run_
 __all__ = ["PARTS", "Plan", "load_previous", "run_campaign", "store_of", "write"]
 
 #: the parts of the self-test, in the order their units run.
-PARTS = ("faults", "bad_input", "defects", "false_alarms")
+PARTS = ("faults", "bad_input", "defects", "false_alarms", "statement_mutants")
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,8 @@ class Plan:
         The repository root whose ``tests/`` the suites run (needed for the suites only).
     alpha : float
         The family-wise alpha of every run (a seed's stored trials do not depend on it).
+    mutants : tuple of str
+        Names of the statement mutants to run (those of the selected claims run).
     """
 
     defects: list[Defect]
@@ -81,6 +84,7 @@ class Plan:
     checkout: Path | None = None
     trial_stores: Path | None = None
     alpha: float = runner.DEFAULT_ALPHA
+    mutants: tuple[str, ...] = ()
 
     @property
     def runs_defects(self) -> bool:
@@ -93,8 +97,15 @@ class Plan:
         if self.runs_defects:
             units.append(f"seed:{self.mutation_seed}")
             units += [f"defect:{d.name}" for d in self.defects]
+        if "statement_mutants" in self.parts:
+            units += [f"mutant:{name}" for name in self.mutant_names()]
         units += [f"seed:{s}" for s in seeds if not (self.runs_defects and s == self.mutation_seed)]
         return units
+
+    def mutant_names(self) -> list[str]:
+        """The statement mutants this plan runs: those of :attr:`mutants` whose claim is selected."""
+        chosen = set(self.mutants)
+        return [m.name for m in statements.for_claims(self.claims) if m.name in chosen]
 
 
 @dataclass
@@ -104,6 +115,7 @@ class _State:
     seeds: dict[int, dict] = field(default_factory=dict)  # seed -> {"verdicts", "elapsed_s"}
     defects: dict[str, DefectOutcome] = field(default_factory=dict)
     suites: dict[str, dict] = field(default_factory=dict)  # part -> SuiteOutcome.to_json()
+    mutants: dict[str, dict] = field(default_factory=dict)  # name -> statements.run_mutant entry
 
 
 def load_previous(out: Path) -> dict | None:
@@ -132,6 +144,13 @@ def _reusable(previous: dict | None, plan: Plan, fingerprint: dict, suite_fp: di
                 state.defects[d["name"]] = DefectOutcome(d["name"], d["verdicts"], d.get("errors", {}),
                                                          d.get("elapsed_s", 0.0),
                                                          d.get("trials_copied_from_control", []))
+    # A mutant's run does not depend on the campaign's profile (it has its own) nor on the
+    # other claims selected: the code, the seed and alpha decide it.
+    if (previous.get("fingerprint", {}).get("sha256") == fingerprint["sha256"]
+            and meta.get("seed") == plan.mutation_seed
+            and meta.get("alpha", runner.DEFAULT_ALPHA) == plan.alpha):
+        for entries in (previous.get("statement_mutants") or {}).get("by_claim", {}).values():
+            state.mutants.update((e["name"], e) for e in entries)
     for part in ("faults", "bad_input"):
         entry = previous.get(part)
         if (suite_fp is not None and isinstance(entry, dict)
@@ -172,6 +191,9 @@ def _document(plan: Plan, state: _State, fingerprint: dict, pending: list[str], 
                          "per_seed": {str(s): state.seeds[s] for s in finished}},
         "faults": state.suites.get("faults"),
         "bad_input": state.suites.get("bad_input"),
+        "statement_mutants": statements.summarise(
+            [state.mutants[n] for n in plan.mutant_names() if n in state.mutants],
+            plan.mutant_names() if "statement_mutants" in plan.parts else []),
         "meta": {**meta, "profile": plan.profile, "seed": plan.mutation_seed, "claims": plan.claims,
                  "alpha": plan.alpha,
                  "jobs": plan.jobs, "scheduler": plan.scheduler,
@@ -272,7 +294,7 @@ def run_campaign(plan: Plan, out: str | os.PathLike, *, budget_s: float | None =
     def finished(unit: str) -> bool:
         kind, _, name = unit.partition(":")
         return {"suite": name in state.suites, "seed": name.isdigit() and int(name) in state.seeds,
-                "defect": name in state.defects}[kind]
+                "defect": name in state.defects, "mutant": name in state.mutants}[kind]
 
     def save() -> dict:
         pending = [u for u in units if not finished(u)]
@@ -300,6 +322,10 @@ def run_campaign(plan: Plan, out: str | os.PathLike, *, budget_s: float | None =
             state.suites[name] = {**outcome.to_json(), "fingerprint": suite_fp["sha256"]}
         elif kind == "seed" and int(name) == plan.mutation_seed and plan.runs_defects:
             state.seeds[int(name)] = _control(plan)
+        elif kind == "mutant":
+            state.mutants[name] = statements.run_mutant(
+                statements.get(name), seed=plan.mutation_seed, alpha=plan.alpha,
+                store=plan.workdir / "mutants" / f"{name}.sqlite")
         elif kind == "seed":
             clean = run_defect(None, plan.claims, seed=int(name), store=store_of(plan, int(name)), **common)
             state.seeds[int(name)] = {"verdicts": clean.verdicts, "errors": clean.errors,

@@ -45,6 +45,8 @@ SOURCES = (
     "verification/selftest/reach.py",
     "verification/selftest/mutation.py",
     "verification/selftest/campaign.py",
+    # The statement mutants: their edits decide their units' verdicts.
+    "verification/selftest/statements.py",
 )
 #: the test suites of parts 3 and 4; they live beside the package in a checkout only.
 SUITE_SOURCES = ("tests/conftest.py", "tests/test_engine.py", "tests/test_faults.py", "tests/test_fuzz.py",

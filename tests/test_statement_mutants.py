@@ -1,0 +1,125 @@
+"""Statement mutants (issue #18, item 3): each is provably false, and its check rejects it."""
+
+import pytest
+
+from iln import theory
+from verification import catalog
+from verification.selftest import statements
+
+#: claims that state no bound: conformance of the code, an unbiasedness identity, the figures
+#: and the explorations.
+_NOT_BOUNDS = {"iln.alg1.rule", "iln.alg2.unbiased", "iln.sec6.baselines"}
+
+
+def _states_a_bound(claim_id: str) -> bool:
+    return not (claim_id in _NOT_BOUNDS or ".fig" in claim_id or ".explore." in claim_id
+                or claim_id == "iln.sec6.figure1")
+
+
+@pytest.mark.parametrize("name", statements.names())
+def test_counterexample_is_the_stored_one_and_refutes_the_mutant(name):
+    mutant = statements.get(name)
+    computed = mutant.counterexample()
+    assert computed.pop("violates_mutant") is True
+    assert computed == mutant.stored
+    assert mutant.why and mutant.statement and mutant.edits
+
+
+@pytest.mark.parametrize("name", statements.names())
+def test_every_mutant_edit_applies_and_is_undone(name):
+    mutant = statements.get(name)
+    for edit in mutant.edits:
+        undo = edit.apply()
+        undo()
+
+
+def test_mutants_name_known_claims_that_state_a_bound():
+    known = catalog.load()
+    for mutant in statements.MUTANTS.values():
+        assert mutant.claim in known
+        assert _states_a_bound(mutant.claim), mutant.name
+        assert known[mutant.claim].expected in ("holds", "holds_after_correction")
+
+
+def test_every_claim_that_states_a_bound_has_a_mutant():
+    covered = {m.claim for m in statements.MUTANTS.values()}
+    bounds = {c for c in catalog.load() if _states_a_bound(c)}
+    assert bounds <= covered, sorted(bounds - covered)
+
+
+def test_mutant_changes_the_formula_only_while_planted():
+    mutant = statements.get("zero_comparator_quartered")
+    from verification.selftest.injection import edits_applied
+
+    with edits_applied(mutant.edits):
+        assert theory.zero_comparator_loss_bound(8) == 2
+    assert theory.zero_comparator_loss_bound(8) == 8
+
+
+def test_rejected_reads_the_sub_verdict_of_the_statement_mutated():
+    assert statements.rejected("holds", "violated", "violated", None)
+    assert statements.rejected("holds", "inconclusive", "violated", "inconclusive")
+    assert not statements.rejected("holds", "inconclusive", "inconclusive", None)
+    assert statements.rejected("holds_after_correction", "violated", "violated", "violated")
+    # Only the printed statement failing is the unmutated outcome, not a rejection.
+    assert not statements.rejected("holds_after_correction", "holds_after_correction", "violated", "holds")
+
+
+@pytest.mark.parametrize("name", ["grad_norm_constant_halved", "lemma4_corrected_prefactor_dropped",
+                                  "runtime_t_exponent_halved"])
+def test_check_rejects_the_mutant_end_to_end(name, tmp_path):
+    entry = statements.run_mutant(statements.get(name), seed=0, store=tmp_path / f"{name}.sqlite")
+    assert entry["error"] is None
+    assert entry["detected"], entry
+    summary = statements.summarise([entry], [name])
+    assert summary["total"] == summary["detected"] == 1
+    assert summary["by_claim"] == {entry["claim"]: [entry]}
+
+
+def test_campaign_runs_the_mutants_as_resumable_units(tmp_path, monkeypatch):
+    import json
+
+    from verification.selftest import campaign
+
+    calls = []
+
+    def fake_run_mutant(mutant, *, seed, store, alpha):
+        calls.append(mutant.name)
+        return {**mutant.to_json(), "verdict": "violated", "detected": mutant.name != "zero_comparator_quartered"}
+
+    monkeypatch.setattr(campaign.statements, "run_mutant", fake_run_mutant)
+    claims = ["iln.lemma3.grad_norm", "iln.eq17.zero_comparator"]
+    plan = campaign.Plan(defects=[], seeds=[], mutation_seed=0, profile="smoke", claims=claims,
+                         parts=("statement_mutants",), workdir=tmp_path / "w",
+                         mutants=tuple(statements.names()))
+    assert plan.unit_ids() == ["mutant:grad_norm_constant_halved", "mutant:zero_comparator_quartered"]
+    out = tmp_path / "selftest.json"
+    doc = campaign.run_campaign(plan, out)
+    part = doc["statement_mutants"]
+    assert (part["total"], part["detected"], part["gaps"]) == (2, 1, ["zero_comparator_quartered"])
+    assert sorted(part["by_claim"]) == sorted(claims)
+    assert json.loads(out.read_text())["statement_mutants"] == part
+    campaign.run_campaign(plan, out)
+    assert calls == ["grad_norm_constant_halved", "zero_comparator_quartered"]  # reused, not run again
+
+
+def test_summary_json_carries_the_statement_mutants(tmp_path):
+    """The campaign's document goes into summary.json's ``selftest`` whole (report.context)."""
+    import json
+
+    from verification import runner
+    from verification.report.context import gather
+    from verification.selftest import campaign
+
+    store = tmp_path / "store.sqlite"
+    runner.run(["iln.lemma3.grad_norm"], profile="smoke", seed=0, jobs=1, store=store, quiet=True)
+    plan = campaign.Plan(defects=[], seeds=[], mutation_seed=0, profile="smoke",
+                         claims=["iln.lemma3.grad_norm"], parts=("statement_mutants",),
+                         workdir=tmp_path / "w", jobs=1, mutants=("grad_norm_constant_halved",))
+    campaign.run_campaign(plan, tmp_path / "selftest.json")
+    summary = gather(store, tmp_path).summary["selftest"]["statement_mutants"]
+    assert (summary["total"], summary["detected"]) == (1, 1)
+    entry = summary["by_claim"]["iln.lemma3.grad_norm"][0]
+    assert entry["name"] == "grad_norm_constant_halved" and entry["detected"]
+    assert entry["counterexample"] == statements.get("grad_norm_constant_halved").stored
+    assert json.loads(json.dumps(summary)) == summary

@@ -1,0 +1,876 @@
+"""Statement mutants: the papers' bounds tightened until provably false (issue #18, item 3).
+
+A planted defect (:mod:`verification.selftest.defects`) breaks the *implementation* and asks
+whether some claim notices.  A statement mutant breaks the *statement* a check decides: a
+constant halved, a prefactor dropped, an exponent doubled, a delta-dependence weakened.  Each
+mutant is provably false, and an exact counterexample is stored beside it (the numbers, and
+the function that computes them again in rational arithmetic wherever the instance allows).
+Its check, run with the mutant in place of the statement, must reject it; a mutant its check
+does not reject is a *gap* of that check, reported and never dropped.
+
+A mutant is planted as a planted defect is, by run-time source edits
+(:mod:`verification.selftest.injection`) of the function through which the check obtains
+its bound: a formula of :mod:`iln.theory` (the statement as the library ships it) or, where
+the check writes the bound inline, the line of the claim module that does.  The edits live in
+this process only, so a mutant's run is always ``jobs = 1``, in a store of its own (a store's
+trials are keyed by the code on disk, which a mutant does not change).
+
+*Rejected* means: for a claim expected to hold, the verdict or its printed sub-verdict
+``violated``; for a claim expected to hold only after correction (the mutant tightens the
+corrected statement), the corrected sub-verdict ``violated``.
+
+Examples
+--------
+>>> mutant = get("lemma4_corrected_prefactor_dropped")
+>>> mutant.claim
+'iln.lemma4.hoeffding'
+>>> mutant.counterexample()["violates_mutant"]
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import shutil
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from verification import catalog, runner
+from verification.selftest.injection import CodeEdit, Edit, edits_applied
+from verification.verdicts import ERROR, HOLDS_AFTER_CORRECTION, VIOLATED
+
+__all__ = ["KINDS", "MUTANTS", "StatementMutant", "for_claims", "get", "names", "rejected",
+           "run_mutant", "summarise"]
+
+#: the ways a statement is tightened.
+KINDS = ("constant halved", "prefactor dropped", "exponent doubled", "exponent halved",
+         "delta-dependence weakened", "factor dropped")
+
+
+@dataclass(frozen=True)
+class StatementMutant:
+    """A provably false variant of the statement one claim's check decides.
+
+    Attributes
+    ----------
+    name : str
+        Identifier, e.g. ``"lemma4_corrected_prefactor_dropped"``.
+    claim : str
+        The claim whose check must reject it.
+    kind : str
+        One of :data:`KINDS`.
+    statement : str
+        The mutated statement, in words and formula.
+    edits : tuple of Edit
+        The run-time edits that make the check decide the mutant instead of the statement.
+    counterexample : callable ``() -> dict``
+        Computes the counterexample again; its ``"violates_mutant"`` is true, and its other
+        entries equal :attr:`stored` (what a test verifies).
+    stored : dict
+        The counterexample's instance and numbers, as stored (exact values as strings of
+        fractions where they are rational).
+    why : str
+        Why the counterexample refutes the mutant, in one or two sentences.
+    profile : str
+        The profile the mutant's check runs at (smoke or quick: minutes for all mutants).
+    """
+
+    name: str
+    claim: str
+    kind: str
+    statement: str
+    edits: tuple[Edit, ...]
+    counterexample: Callable[[], dict]
+    stored: dict
+    why: str
+    profile: str = "smoke"
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"mutant {self.name}: unknown kind {self.kind!r} (one of {KINDS})")
+        if self.profile not in catalog.PROFILES:
+            raise ValueError(f"mutant {self.name}: unknown profile {self.profile!r}")
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "claim": self.claim, "kind": self.kind, "statement": self.statement,
+                "counterexample": self.stored, "why": self.why, "profile": self.profile,
+                "edits": [{"where": e.where, "old": e.old, "new": e.new} for e in self.edits]}
+
+
+def rejected(expected: str, verdict: str, verdict_printed: str | None, verdict_corrected: str | None) -> bool:
+    """Whether a check's outcome rejects the mutant it decided.
+
+    A mutant tightens the statement whose sub-verdict decides the claim: the corrected one
+    for a claim expected to hold only after correction, the printed one otherwise (a claim
+    whose check also reports a corrected sub-verdict, as iln.lemma5.tail, may then end
+    inconclusive overall while its printed sub-verdict rejects the mutant).
+
+    Parameters
+    ----------
+    expected : str
+        The claim's expected verdict on the unmodified statement.
+    verdict, verdict_printed, verdict_corrected : str or None
+        The verdict and its two sub-verdicts with the mutant in place.
+    """
+    if expected == HOLDS_AFTER_CORRECTION:
+        return verdict_corrected == VIOLATED
+    return VIOLATED in (verdict, verdict_printed)
+
+
+# ------------------------------------------------------------------------------------------
+# Exact counterexamples
+# ------------------------------------------------------------------------------------------
+
+
+def _fraction(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}" if value.denominator != 1 else str(value.numerator)
+
+
+def _sign_tail(m: int, threshold: Fraction) -> Fraction:
+    """``P[|S_m| > threshold m]`` for a sum of m fair signs (the exact two-point law)."""
+    from verification.claims.iln.estimator_tails import sign_mean_tail
+
+    return sign_mean_tail(m, threshold)
+
+
+def _lemma4_prefactor() -> dict:
+    # Two-point law of the claim's grid point (m = 1, eps = 0.5 ||alpha||_1): the single term
+    # is +-0.998 ||alpha||_1, so |E| = 0.998 ||alpha||_1 > eps surely.
+    m, eps = 1, Fraction(1, 2)
+    probability = _sign_tail(m, eps / Fraction(998, 1000))
+    bound = math.exp(-m * eps**2 / 2)
+    return {"instance": "two_point: sign features on two orthogonal inputs, alpha = (1), m = 1, "
+                        "eps = 0.5 ||alpha||_1", "probability": _fraction(probability),
+            "mutant_bound": round(bound, 6), "violates_mutant": probability > bound}
+
+
+def _test_time_quartered() -> dict:
+    # The claim's instance (iln.thm1.test_time erratum): every term of Algorithm 2 is
+    # +-0.9801 ||alpha||_1, the scalar product is 0.
+    delta, r = Fraction(1, 5), Fraction(9, 10)
+    m = math.ceil(2 * math.log(2 / delta) / r**2 / 4)
+    probability = _sign_tail(m, r / Fraction(9801, 10000))
+    return {"instance": "descent_adversary/balanced: test point (0.99, 0.99, -0.99, -0.99), delta = 0.2, "
+                        "eps0 = 0.9 ||alpha||_1", "m_mutant": m, "probability": _fraction(probability),
+            "delta": "1/5", "violates_mutant": probability > delta}
+
+
+def _alpha_l1_point_mass() -> dict:
+    # Point-mass features psi = 0.999 (every w), B = 1, eta = 10, labels +1 then -1: every
+    # estimate of Algorithm 2 is exact while alpha has one sign (E_1 = 0, E_2 = eta c^2), and
+    # no round shrinks (|E_2| = 9.98 < 16B).
+    eta, c2 = Fraction(10), Fraction(999, 1000) ** 2
+    first = eta * 1  # round 1: E_1 = 0, step -eta (0 - 1)
+    second = eta * (c2 * first + 1)  # round 2: |-eta (E_2 - (-1))|
+    l1, bound = first + second, eta * 3
+    return {"instance": "psi(x; w) = 0.999 for every w, B = 1, eta = 10, y_1 = 1, y_2 = -1, t = 3",
+            "alpha_l1": _fraction(l1), "mutant_bound": _fraction(bound),
+            "printed_bound": _fraction((16 + 1) * eta * 3), "violates_mutant": l1 > bound}
+
+
+def _grad_norm_halved() -> dict:
+    # grad_t = (<f_t, Phi(x_t)> - y_t) Phi(x_t) and ||Phi(x)||^2 = E_w psi^2 = c^2.
+    c2, residual = Fraction(999, 1000) ** 2, Fraction(1)
+    grad_sq, loss = residual**2 * c2, residual**2 / 2
+    return {"instance": "psi(x; w) = 0.999 for every w, round 1 (f_1 = 0), y_1 = 1",
+            "grad_sq": _fraction(grad_sq), "mutant_bound": _fraction(loss), "violates_mutant": grad_sq > loss}
+
+
+def _variance_prefactor() -> dict:
+    # The claim's sign_two_point state: every term of Algorithm 2 is +-c ||alpha^(t)||_1 with
+    # probability 1/2 and <f_t, Phi(x_t)> = 0, so V[bar grad_t] = (c a)^2 k / m exactly given
+    # the state's a = ||alpha^(t)||_1 (eta = 0.12, t = 41).
+    from verification.claims.iln.shrink_penalty import probe_state
+
+    state = probe_state("sign_two_point")
+    c, k = Fraction(998001, 1000000), Fraction(998001, 1000000)
+    a = Fraction(state.alpha_l1)
+    variance = (c * a) ** 2 * k  # m = 1
+    bound = (Fraction(state.eta) * state.t) ** 2
+    return {"instance": "sign_two_point state (iln.lemma3.variance), m = 1", "t": state.t,
+            "eta": state.eta, "alpha_l1": round(state.alpha_l1, 9), "variance": round(float(variance), 6),
+            "mutant_bound": round(float(bound), 6), "violates_mutant": variance > bound}
+
+
+def _zero_comparator_quartered() -> dict:
+    T = 4
+    zero = Fraction(T, 2)  # labels +-1: l_t(0) = 1/2 every round
+    return {"instance": "any T, labels +-1 (here T = 4)", "zero_loss": _fraction(zero),
+            "mutant_bound": _fraction(Fraction(T, 4)), "violates_mutant": zero > Fraction(T, 4)}
+
+
+def _runtime_t_exponent() -> dict:
+    # Algorithm 1 draws m_proof(B, T) samples in each of its T rounds, each a draw of w and two
+    # evaluations of psi: the run time is at least a constant times T m_proof, which grows
+    # faster than T^(3/2) while the mutant allows T (up to logarithms).
+    from iln import theory
+
+    counts = {T: theory.total_feature_samples(1.0, T) for T in (64, 128, 256)}
+    slope = math.log(counts[256] / counts[64]) / math.log(4)
+    return {"instance": "B = 1, T = 64, 128, 256 at the proof's eta and m", "samples": counts,
+            "samples_exponent_in_T": round(slope, 4), "mutant_exponent": 1,
+            "violates_mutant": slope > 1.5}
+
+
+def _rks_lemma1_exponent() -> dict:
+    # The orthogonal instance under the uniform probability: the best member of F_w misses
+    # f*'s weight C/32 on every atom none of w_1..w_K drew, so its squared distance is
+    # C^2 S / (1024 K^2), S = sum over undrawn atoms of K^2 (K = 32): the mutant's bound
+    # (C z / K)^2 fails exactly when S > 1024 z^2, the event orthogonal_lemma1_exact decides
+    # with mu(X) = K (its threshold is 1024 K z^2 / mu(X)).
+    from verification.claims.rks.approximation import orthogonal_lemma1_exact
+
+    K, delta = 32, 0.5
+    probability = orthogonal_lemma1_exact(K, delta, K)["probability"]
+    return {"instance": "orthogonal (32 atoms, Hadamard features), uniform probability, K = 32, "
+                        "delta = 0.5", "probability": _fraction(probability),
+            "probability_float": round(float(probability), 9), "delta": "1/2",
+            "violates_mutant": probability > Fraction(1, 2)}
+
+
+def _hilbert_exponent() -> dict:
+    # spikes: x uniform on 64 orthonormal vectors (M = 1). With n_j the draws of e_j,
+    # ||X_bar - E X_bar||^2 = sum_j n_j^2 / K^2 - 1/64 >= 1/K - 1/64 on every sample, so the
+    # deviation exceeds the mutant's (1 + sqrt(2 log(1/delta))) / K with probability 1.
+    K, delta = 16, Fraction(1, 10)
+    least_sq = Fraction(1, K) - Fraction(1, 64)
+    bound = (1 + math.sqrt(2 * math.log(1 / delta))) / K
+    return {"instance": "spikes (64 orthonormal vectors, M = 1), K = 16, delta = 0.1",
+            "least_deviation_sq": _fraction(least_sq), "mutant_bound": round(bound, 6),
+            "probability": "1", "violates_mutant": least_sq > Fraction(bound) ** 2}
+
+
+def _rademacher_halved() -> dict:
+    # +-1 features: R_m = C E|S_m| / m exactly (iln.function_class.rademacher_sign_features).
+    out = {"instance": "signs: every feature value +-1, C = 1"}
+    violates = True
+    for m in (2, 8):
+        r_m = Fraction(sum(abs(2 * k - m) * math.comb(m, k) for k in range(m + 1)), 2**m * m)
+        bound = 1 / (2 * math.sqrt(m))
+        out[f"R_{m}"], out[f"mutant_bound_{m}"] = _fraction(r_m), round(bound, 6)
+        violates = violates and r_m > Fraction(bound)
+    return {**out, "violates_mutant": violates}
+
+
+def _estimate_tail_prefactor() -> dict:
+    # Round t = 2 of Algorithm 1 with sign features psi = 0.999 sign(w.x), x_1 = e1, y_1 = 1,
+    # x_2 = e2: alpha^(2) = (eta), and each term of Algorithm 2 is +-0.998001 eta with
+    # probability 1/2 around <f_2, Phi(e2)> = 0 (orthogonal inputs).  With m = 1 and
+    # eps = eta / 2 the deviation exceeds eps surely.
+    m, eps_over_eta, t = 1, Fraction(1, 2), 2
+    probability = _sign_tail(m, eps_over_eta / Fraction(998001, 1000000))
+    bound = math.exp(-m * eps_over_eta**2 / t**2)
+    return {"instance": "sign features psi = 0.999 sign(w.x), x_1 = e1, y_1 = 1, x_2 = e2, t = 2, m = 1, "
+                        "eps = eta / 2", "probability": _fraction(probability), "mutant_bound": round(bound, 6),
+            "violates_mutant": probability > bound}
+
+
+def _sign_two_point_penalty():
+    """The sign_two_point state of iln.lemma2 and iln.lemma6 at m = 1, exactly.
+
+    ``E_t = +-0.998 ||alpha^(t)||_1 = +-16.76`` with probability 1/2 each, both beyond 16B, so
+    Algorithm 1 shrinks; with ``E_t = +16.76`` the shrink lands farther from f* = the unshrunk
+    step at ``E_t = +16B`` than the unshrunk step does.  Returns the state, ``P_t(f*)`` and
+    ``|E_t|``.
+    """
+    from verification.claims.iln.shrink_penalty import probe_state, round_outcome
+
+    state = probe_state("sign_two_point")
+    c = state.two_point[0]
+    largest = c * state.alpha_l1
+    outcomes = [round_outcome(state, sign * largest, state.alpha * 0.25, True) for sign in (1, -1)]
+    if not (largest >= 16 and all(o["shrink"] for o in outcomes)):
+        raise AssertionError("the sign_two_point state no longer shrinks on every draw at m = 1")
+    return state, Fraction(sum(o["step_at_+16B"] for o in outcomes), 2), largest
+
+
+_PENALTY_INSTANCE = "sign_two_point state (round 41), m = 1, f* = the unshrunk step at E_t = +16B"
+
+
+def _events_threshold_doubled() -> dict:
+    # No |E_t| reaches 32B: P_t(f*) = 1/2 > P[E1 or E2] = 0.
+    _, penalty, largest = _sign_two_point_penalty()
+    return {"instance": _PENALTY_INSTANCE, "abs_E_t": round(largest, 6), "penalty_probability": _fraction(penalty),
+            "mutant_events_probability": "0", "violates_mutant": penalty > 0 and largest <= 32}
+
+
+def _shrink_penalty_t_dropped() -> dict:
+    state, penalty, _ = _sign_two_point_penalty()
+    bound = 2 * math.exp(-1 / (3 * state.eta) ** 2)
+    return {"instance": _PENALTY_INSTANCE, "eta": state.eta, "t": state.t,
+            "penalty_probability": _fraction(penalty), "mutant_bound": round(bound, 9),
+            "printed_bound": 1.0, "violates_mutant": penalty > bound}
+
+
+@functools.cache
+def _hinge_deviation_tail(m: int, delta: float) -> Fraction:
+    """``P[sup_{f in F_w} |R[f] - R_emp[f]| > sqrt(log(1/delta) / (2m))]`` on RKS's orthogonal
+    instance with K = 1, C = 1 and the hinge loss, exactly (the threshold, irrational, is
+    compared with rational deviations).
+
+    The hinge loss is linear on the class (margins in [-1, 1]), so the supremum over
+    ``|a| <= C`` is ``C |hat E[y phi] - E[y phi]|``; ``y phi(x; w_j)`` is a fair-or-biased sign
+    with ``P(+1) = p_j = 1/2 + 0.4 <vote, h_j> / 32`` (labels with E[y|x] = 0.8 vote(x)), so
+    ``hat E[y phi] = (2k - m)/m`` with ``k ~ Bin(m, p_j)``, and w_j is one of 32 atoms of
+    probability 1/32.  The same value bounds the one-sided supremum of Theorem 2 from below
+    and equals it (the sign of a is free).
+    """
+    from scipy import linalg
+
+    table = linalg.hadamard(32)
+    vote = [1 if v > 0 else -1 for v in table[:, [1, 2, 4, 8, 16]].sum(axis=1)]
+    threshold = math.sqrt(math.log(1 / delta) / (2 * m))
+    total = Fraction(0)
+    for j in range(32):
+        p = Fraction(1, 2) + Fraction(2, 5) * Fraction(sum(int(v) * int(h) for v, h in zip(vote, table[:, j])), 32)
+        mean = 2 * p - 1
+        for k in range(m + 1):
+            deviation = abs(Fraction(2 * k - m, m) - mean)
+            if abs(float(deviation) - threshold) < 1e-12:
+                raise ArithmeticError("a deviation lies within rounding of the threshold")
+            if float(deviation) > threshold:
+                total += math.comb(m, k) * p**k * (1 - p) ** (m - k) / 32
+    return total
+
+
+def _rks_deviation_constants() -> dict:
+    delta = 0.5
+    out = {"instance": "orthogonal, K = 1, C = 1, hinge loss (L = 1), delta = 0.5"}
+    for m in (10, 100):
+        probability = _hinge_deviation_tail(m, delta)
+        out[f"probability_m{m}"] = round(float(probability), 9)
+        out[f"mutant_bound_m{m}"] = round(math.sqrt(math.log(1 / delta) / (2 * m)), 6)
+    return {**out, "violates_mutant": min(out["probability_m10"], out["probability_m100"]) > delta}
+
+
+def _point_mass_descent(B: Fraction, T: int) -> tuple[Fraction, Fraction]:
+    """Algorithm 1 with the descent step on point-mass features, exactly: ``(regret, excess)``.
+
+    ``psi(x; w) = c = 0.999 / B`` for every w (the erratum's instance of iln.cor1), every
+    label +1, the proof's ``eta = B / (2 sqrt T)`` (rational when T is a square): alpha keeps
+    one sign, so every estimate of Algorithm 2 is exact, ``E_t = p_t`` with
+    ``1 - p_t = r^(t-1)``, ``r = 1 - eta c^2``, and no round shrinks.  The best predictor of
+    norm below B predicts at most ``B c = 0.999`` (the infimum of the loss, ``0.001^2 / 2`` a
+    round, is not attained).  ``excess`` is the excess risk of the averaged predictor ``f_S``
+    (Corollary 1) on the same law.
+    """
+    c = Fraction(999, 1000) / B
+    root = math.isqrt(T)
+    if root * root != T:
+        raise ValueError("T must be a square (a rational eta)")
+    r = 1 - B / (2 * root) * c * c
+    best = (1 - B * c) ** 2 / 2
+    regret = (1 - r ** (2 * T)) / (2 * (1 - r * r)) - T * best
+    mean_gap = (1 - r**T) / (T * (1 - r))  # 1 - p_bar, p_bar the averaged prediction
+    return regret, mean_gap**2 / 2 - best
+
+
+def _regret_sqrt_t_dropped() -> dict:
+    B, T = Fraction(1), 256
+    regret, _ = _point_mass_descent(B, T)
+    bound = 4 * B / (1 - B / math.isqrt(T))
+    return {"instance": "psi(x; w) = 0.999 for every w, labels +1, B = 1, T = 256, eta = 1/32, "
+                        "descent step", "regret": round(float(regret), 9), "mutant_bound": round(float(bound), 9),
+            "printed_bound": round(float(bound) * 16, 9), "violates_mutant": regret > bound}
+
+
+def _excess_t_exponent_doubled() -> dict:
+    B, T = Fraction(4), 4096
+    _, excess = _point_mass_descent(B, T)
+    bound = 4 * B / (T * (1 - B / math.isqrt(T)))
+    return {"instance": "psi(x; w) = 0.999 / 4 for every w, labels +1, B = 4, T = 4096, "
+                        "eta = 1/32, averaged predictor", "excess_risk": round(float(excess), 9),
+            "mutant_bound": round(float(bound), 9), "violates_mutant": excess > bound}
+
+
+def _lemma1_first_term_dropped() -> dict:
+    # The descent run of _point_mass_descent (B = 1, T = 256): every estimate exact (V = 0),
+    # no shrink (P_t = 0), ||nabla_t||^2 = c^2 (1 - p_t)^2, so the mutant's right-hand side is
+    # eta c^2 sum_t (1 - p_t)^2 = 2 eta c^2 (regret + T 0.001^2 / 2), against the regret
+    # to the f* of norm B that predicts 0.999.
+    B, T = Fraction(1), 256
+    regret, _ = _point_mass_descent(B, T)
+    eta, c2 = B / (2 * math.isqrt(T)), Fraction(999, 1000) ** 2
+    rhs = eta * c2 * 2 * (regret + T * Fraction(1, 1000) ** 2 / 2)
+    return {"instance": "psi(x; w) = 0.999 for every w, labels +1, B = 1, T = 256, eta = 1/32, "
+                        "f* of norm B predicting 0.999", "regret": round(float(regret), 9),
+            "mutant_rhs": round(float(rhs), 9), "violates_mutant": regret > rhs}
+
+
+def _best_member_worse(K: int) -> Fraction:
+    """``P[min_{F_w} R > min_{F_p} R]`` on RKS's orthogonal instance, quadratic loss, C = 1.
+
+    32 atoms of probability 1/32, phi the Hadamard columns h_j (orthonormal under the uniform
+    law on the 32 points), E[y|x] = 0.8 vote(x).  With ``rho_j = <ybar, h_j>`` the risk is a
+    constant plus ``||f - ybar||^2``, coordinate by coordinate: F_p's minimiser puts
+    ``clip(rho_j, +-C/32)`` on atom j, the best member of F_w ``clip(rho_j, +-n_j C/K)`` on an
+    atom drawn n_j times, recovering ``gain(rho_j, cap) = 2 b |rho_j| - b^2``, ``b = min(|rho_j|,
+    cap)``, of ``||ybar||^2``.  The best member is worse exactly when its total gain is below
+    F_p's.  The law of the counts (K labelled draws over 32 atoms) is summed atom by atom in
+    integers: a dynamic programme over (draws used, gain so far) with weights ``K! / prod n_j!``.
+    """
+    from verification.claims.rks.instances import class_instance
+
+    inst = class_instance("orthogonal", 1.0)
+    table = np.asarray(inst.family.table).astype(int)
+    vote = np.sign(inst.support.label_mean).astype(int)
+    rho = [Fraction(4, 5) * Fraction(int(vote @ table[:, j]), 32) for j in range(32)]
+    C = Fraction(1)
+
+    def gain(r: Fraction, cap: Fraction) -> Fraction:
+        b = min(abs(r), cap)
+        return 2 * b * abs(r) - b * b
+
+    exact_target = sum(gain(r, C / 32) for r in rho)
+    exact_gains = [[gain(r, n * C / K) for n in range(K + 1)] for r in rho]
+    scale = math.lcm(exact_target.denominator, *(g.denominator for row in exact_gains for g in row))
+    target = int(exact_target * scale)
+    # ways[(used, total)]: sum over the counts of the atoms so far of prod 1/n_j!, times K!.
+    ways = {(0, 0): math.factorial(K)}
+    for row in exact_gains:
+        following: dict = {}
+        for (used, total), w in ways.items():
+            for n in range(K - used + 1):
+                key = (used + n, total + int(row[n] * scale))
+                following[key] = following.get(key, 0) + w // math.factorial(n)
+        ways = following
+    worse = sum(w for (used, total), w in ways.items() if used == K and total < target)
+    return Fraction(worse, 32**K)
+
+
+def _rks_lemma2_term_dropped() -> dict:
+    probability = _best_member_worse(4)
+    return {"instance": "orthogonal (32 atoms, Hadamard features), quadratic loss, C = 1, K = 4, delta = 0.5",
+            "probability_excess_positive": _fraction(probability), "delta": "1/2",
+            "violates_mutant": probability > Fraction(1, 2)}
+
+
+def _rks_thm1_bound_dropped() -> dict:
+    # Algorithm 1's output lies in F_w (|alpha_k| <= C/K), so its excess risk over F_p's
+    # minimum is at least the best member's, positive with this probability whatever m.
+    probability = _best_member_worse(8)
+    return {"instance": "orthogonal (32 atoms, Hadamard features), quadratic loss, C = 1, K = 8, any m, "
+                        "delta = 0.25", "probability_excess_positive_at_least": _fraction(probability),
+            "two_delta": "1/2", "violates_mutant": probability > Fraction(1, 2)}
+
+
+# ------------------------------------------------------------------------------------------
+# The catalog
+# ------------------------------------------------------------------------------------------
+
+_THEORY = "iln.theory"
+#: the exact regret (rational, rounded to 9 digits) of _regret_sqrt_t_dropped.
+_REGRET_STORED = {"instance": "psi(x; w) = 0.999 for every w, labels +1, B = 1, T = 256, eta = 1/32, "
+                              "descent step", "regret": 8.142875396, "mutant_bound": 4.266666667,
+                  "printed_bound": 68.266666667}
+#: Theorem 1's regret bound divided by sqrt(T), read by iln.thm1.regret and by the corrected
+#: (descent) check of iln.alg1.update_sign.
+_REGRET_EDIT = CodeEdit(_THEORY, "regret_bound_proof", "return _out(_regret_bound_proof(B, T, eta))",
+                        "return _out(_regret_bound_proof(B, T, eta) / np.sqrt(T))")
+#: the exact probabilities (rationals, rounded to 9 digits) of _rks_deviation_constants.
+_DEVIATION_STORED = {"instance": "orthogonal, K = 1, C = 1, hinge loss (L = 1), delta = 0.5",
+                     "probability_m10": 0.637474305, "mutant_bound_m10": 0.186165,
+                     "probability_m100": 0.6135833, "mutant_bound_m100": 0.058871}
+
+_CATALOG = (
+    StatementMutant(
+        name="lemma4_corrected_prefactor_dropped",
+        claim="iln.lemma4.hoeffding",
+        kind="prefactor dropped",
+        statement="P[|E - <f, Phi(x)>| > eps] <= exp(-m eps^2 / (2 ||alpha||_1^2)): the corrected "
+                  "two-sided Hoeffding tail without its prefactor 2",
+        edits=(CodeEdit(_THEORY, "_tail_corrected", "np.minimum(1.0, 2.0 * np.exp(",
+                        "np.minimum(1.0, 1.0 * np.exp("),),
+        counterexample=_lemma4_prefactor,
+        stored={"instance": "two_point: sign features on two orthogonal inputs, alpha = (1), m = 1, "
+                            "eps = 0.5 ||alpha||_1", "probability": "1", "mutant_bound": 0.882497},
+        why="With m = 1 the estimate is the single term +-0.998 ||alpha||_1, beyond eps = 0.5 "
+            "||alpha||_1 with probability 1 > exp(-1/8) = 0.8825.",
+    ),
+    StatementMutant(
+        name="test_time_corrected_m_quartered",
+        claim="iln.thm1.test_time",
+        kind="constant halved",
+        statement="Algorithm 2 at test time with m = ||alpha||_1^2 log(2/delta) / (2 eps0^2) (the "
+                  "corrected constant 2 replaced by 1/2) is within eps0 with probability 1 - delta",
+        edits=(CodeEdit(_THEORY, "_test_time_m",
+                        "samples = 2.0 * alpha_l1**2 * math.log(2.0 / delta) / epsilon0**2",
+                        "samples = 0.5 * alpha_l1**2 * math.log(2.0 / delta) / epsilon0**2"),),
+        counterexample=_test_time_quartered,
+        stored={"instance": "descent_adversary/balanced: test point (0.99, 0.99, -0.99, -0.99), "
+                            "delta = 0.2, eps0 = 0.9 ||alpha||_1", "m_mutant": 2, "probability": "1/2",
+                "delta": "1/5"},
+        why="The mutant's m is ceil(log(10) / 1.62) = 2; both terms +-0.9801 ||alpha||_1 agree with "
+            "probability 1/2, and then |E| = 0.9801 ||alpha||_1 > eps0: 1/2 > delta = 0.2.",
+    ),
+    StatementMutant(
+        name="alpha_l1_prefactor_dropped",
+        claim="iln.lemma5.alpha_l1",
+        kind="prefactor dropped",
+        statement="||alpha^(t)||_1 <= eta t (Lemma 5 without its prefactor 16B + 1)",
+        edits=(CodeEdit(_THEORY, "alpha_l1_bound", "return _out(_alpha_l1_bound(B, eta, t))",
+                        "return _out(eta * t)"),),
+        counterexample=_alpha_l1_point_mass,
+        stored={"instance": "psi(x; w) = 0.999 for every w, B = 1, eta = 10, y_1 = 1, y_2 = -1, t = 3",
+                "alpha_l1": "1198001/10000", "mutant_bound": "30", "printed_bound": "510"},
+        why="Round 1 steps eta = 10; round 2 sees the exact E_2 = 10 * 0.998001 = 9.98 < 16B and "
+            "label -1, a step of 10 * 10.98; ||alpha^(3)||_1 = 119.8 > 3 eta = 30 (printed: 510).",
+    ),
+    StatementMutant(
+        name="grad_norm_constant_halved",
+        claim="iln.lemma3.grad_norm",
+        kind="constant halved",
+        statement="||grad_t||^2 <= l_t(f_t) (the constant 2 of Lemma 3 halved)",
+        edits=(CodeEdit("verification.claims.iln.alpha_and_variance", "grad_norm_trial",
+                        "loss2 = 2 * run.trace.loss_exact", "loss2 = 1 * run.trace.loss_exact"),),
+        counterexample=_grad_norm_halved,
+        stored={"instance": "psi(x; w) = 0.999 for every w, round 1 (f_1 = 0), y_1 = 1",
+                "grad_sq": "998001/1000000", "mutant_bound": "1/2"},
+        why="||grad_1||^2 = (0 - 1)^2 ||Phi(x)||^2 = 0.998001 > l_1(0) = 1/2.",
+    ),
+    StatementMutant(
+        name="variance_prefactor_dropped",
+        claim="iln.lemma3.variance",
+        kind="prefactor dropped",
+        statement="V[bar grad_t] <= (eta t)^2 / m (Lemma 3 without the prefactor (16B + 1)^2)",
+        edits=(CodeEdit(_THEORY, "variance_bound", "return _out(_alpha_l1_bound(B, eta, t) ** 2 / m)",
+                        "return _out((eta * t) ** 2 / m)"),),
+        counterexample=_variance_prefactor,
+        stored={"instance": "sign_two_point state (iln.lemma3.variance), m = 1", "t": 41, "eta": 0.12,
+                "alpha_l1": 16.792686739, "variance": 280.306586, "mutant_bound": 24.2064},
+        why="At the sign_two_point state each term of Algorithm 2 is +-0.998 ||alpha^(t)||_1 with "
+            "probability 1/2 around 0: V = (0.998001 * 16.79)^2 * 0.998001 = 280.3 > (0.12 * 41)^2 = 24.2.",
+    ),
+    StatementMutant(
+        name="zero_comparator_quartered",
+        claim="iln.eq17.zero_comparator",
+        kind="constant halved",
+        statement="sum_t l_t(0) <= T / 4 (eq. 17's T divided by 4; T / 2 is attained)",
+        edits=(CodeEdit(_THEORY, "zero_comparator_loss_bound", "return _out(T)", "return _out(T / 4)"),),
+        counterexample=_zero_comparator_quartered,
+        stored={"instance": "any T, labels +-1 (here T = 4)", "zero_loss": "2", "mutant_bound": "1"},
+        why="With labels +-1, l_t(0) = 1/2 on every round: sum_t l_t(0) = T/2 > T/4.",
+    ),
+    StatementMutant(
+        name="runtime_t_exponent_halved",
+        claim="iln.thm1.runtime",
+        kind="exponent halved",
+        statement="The run time of Algorithm 1 is O~(rho B^4 T) (the exponent of T halved)",
+        edits=(CodeEdit("verification.claims.iln.runtime", "runtime_decide",
+                        "count = [theory.total_feature_samples(B, T) for T, B in map(key, sizes)]",
+                        "count = [theory.total_feature_samples(B, T) / T for T, B in map(key, sizes)]"),),
+        counterexample=_runtime_t_exponent,
+        stored={"instance": "B = 1, T = 64, 128, 256 at the proof's eta and m",
+                "samples": {64: 16588288, 128: 72876928, 256: 317649408},
+                "samples_exponent_in_T": 2.1296, "mutant_exponent": 1},
+        why="Algorithm 1 draws m_proof(B, T) = O(B^4 T log T) samples in each of T rounds, and each "
+            "costs at least one draw of w: the run time grows as T^2.13 over T = 64..256, not as T.",
+    ),
+
+    StatementMutant(
+        name="rks_lemma1_corrected_k_exponent_doubled",
+        claim="rks.lemma1.approximation",
+        kind="exponent doubled",
+        statement="some member of F_w is within C sqrt(mu(X)) / K (1 + sqrt(2 log(1/delta))) of f* "
+                  "in L2(mu) (the corrected eq. 9 with K in place of sqrt(K))",
+        edits=(CodeEdit("verification.claims.rks.approximation", "lemma1_decide",
+                        "math.sqrt(c) * _z(delta),", "math.sqrt(c) * _z(delta) / math.sqrt(K),"),),
+        counterexample=_rks_lemma1_exponent,
+        stored={"instance": "orthogonal (32 atoms, Hadamard features), uniform probability, K = 32, "
+                            "delta = 0.5", "probability": "1361113695754887718277138979658713705199/1361129467683753853853498429727072845824",
+                "probability_float": 0.999988413,
+                "delta": "1/2"},
+        why="32 draws over 32 atoms leave at least 5 atoms undrawn with probability 0.99999, and "
+            "then every member of F_w is at distance at least sqrt(5) C / 32 > 2.18 C / 32.",
+    ),
+    StatementMutant(
+        name="hilbert_k_exponent_doubled",
+        claim="rks.lemma4.hilbert_concentration",
+        kind="exponent doubled",
+        statement="P[||X_bar - E X_bar|| >= M / K (1 + sqrt(2 log(1/delta)))] <= delta (eq. 16 with "
+                  "K in place of sqrt(K))",
+        edits=(CodeEdit("verification.claims.rks.concentration", "lemma4_decide",
+                        "threshold = fc.hilbert_concentration_bound(1.0, K, delta) * math.sqrt(K)",
+                        "threshold = fc.hilbert_concentration_bound(1.0, K, delta)"),),
+        counterexample=_hilbert_exponent,
+        stored={"instance": "spikes (64 orthonormal vectors, M = 1), K = 16, delta = 0.1",
+                "least_deviation_sq": "3/64", "mutant_bound": 0.196623, "probability": "1"},
+        why="The mean of sixteen draws of orthonormal spikes is never close to their mean: "
+            "||X_bar - E X_bar||^2 >= 1/16 - 1/64 = 3/64 > 0.1966^2 on every sample.",
+    ),
+    StatementMutant(
+        name="rademacher_constant_halved",
+        claim="rks.rademacher.bound",
+        kind="constant halved",
+        statement="R_m[F_w] <= C / (2 sqrt(m)) (eq. 23 halved)",
+        edits=(CodeEdit("iln.function_class", "rademacher_bound",
+                        'return _positive(C, "C") / math.sqrt(',
+                        'return 0.5 * _positive(C, "C") / math.sqrt('),),
+        counterexample=_rademacher_halved,
+        stored={"instance": "signs: every feature value +-1, C = 1", "R_2": "1/2",
+                "mutant_bound_2": 0.353553, "R_8": "35/128", "mutant_bound_8": 0.176777},
+        why="With +-1 features R_m = C E|S_m| / m: 1/2 > 0.354 at m = 2 and 35/128 = 0.273 > 0.177 "
+            "at m = 8.",
+    ),
+
+    StatementMutant(
+        name="estimate_tail_prefactor_dropped",
+        claim="iln.lemma5.tail",
+        kind="prefactor dropped",
+        statement="P[|E_t - <f_t, Phi(x_t)>| > eps] <= exp(-eps^2 m / (eta t)^2) (eq. 20 without the "
+                  "prefactor 16B + 1 of Lemma 5's l1 bound)",
+        edits=(CodeEdit(_THEORY, "_alpha_l1_bound", "return (SHRINK_THRESHOLD * B + 1.0) * eta * t",
+                        "return eta * t"),),
+        counterexample=_estimate_tail_prefactor,
+        stored={"instance": "sign features psi = 0.999 sign(w.x), x_1 = e1, y_1 = 1, x_2 = e2, t = 2, "
+                            "m = 1, eps = eta / 2", "probability": "1", "mutant_bound": 0.939413},
+        why="At t = 2 the single term of Algorithm 2 is +-0.998 eta around 0, beyond eps = eta / 2 "
+            "surely: 1 > exp(-1/16) = 0.939. (The check reads Lemma 5's bound through "
+            "iln.theory, so its eps moves with the mutant: the printed 0.05 at each point.)",
+    ),
+    StatementMutant(
+        name="events_threshold_doubled",
+        claim="iln.lemma6.events",
+        kind="constant halved",
+        statement="P_t(f*) <= P[E1 or E2] with 32B in place of 16B in both events (the corrected "
+                  "'<=' form; the threshold of the events doubled, that of Algorithm 1 not)",
+        edits=(CodeEdit("verification.claims.iln.shrink_penalty", "round_outcome",
+                        "large = abs(estimate) > EVENT_THRESHOLD * B",
+                        "large = abs(estimate) > 2 * EVENT_THRESHOLD * B"),),
+        counterexample=_events_threshold_doubled,
+        stored={"instance": _PENALTY_INSTANCE, "abs_E_t": 16.759118, "penalty_probability": "1/2", "mutant_events_probability": "0"},
+        why="With m = 1, |E_t| = 16.76 on every draw: Algorithm 1 always shrinks, and the shrink hurts "
+            "f* with probability 1/2, while neither event (|E_t| > 32B) can happen: 1/2 > 0.",
+    ),
+
+    StatementMutant(
+        name="rks_lemma3_constants_dropped",
+        claim="rks.lemma3.estimation",
+        kind="factor dropped",
+        statement="sup_f |R[f] - R_emp[f]| <= L C sqrt(log(1/delta) / 2) / sqrt(m) with probability "
+                  "1 - delta (eq. 13 without 4LC + 2|c(0)|)",
+        edits=(CodeEdit("iln.function_class", "estimation_bound",
+                        "return (4.0 * L * C + 2.0 * c0 + L * C * math.sqrt(",
+                        "return (L * C * math.sqrt("),),
+        counterexample=_rks_deviation_constants,
+        stored=_DEVIATION_STORED,
+        why="With one feature and the hinge loss the supremum is |hat E[y phi] - E[y phi]|, a "
+            "centred binomial mean of signs whose deviation beyond sqrt(log 2 / (2m)) has "
+            "probability above 1/2 at m = 10 and m = 100.",
+    ),
+    StatementMutant(
+        name="rks_thm2_rademacher_and_c0_dropped",
+        claim="rks.thm2.uniform_deviation",
+        kind="factor dropped",
+        statement="R[f] <= R_emp[f] + L C sqrt(log(1/delta) / (2m)) for every f in F_w with "
+                  "probability 1 - delta (eq. 24 without 4 L R_m and 2|c(0)| / sqrt(m))",
+        edits=(CodeEdit("iln.function_class", "uniform_deviation_bound",
+                        "return (4.0 * L * rademacher + 2.0 * c0 / math.sqrt(m)",
+                        "return (0.0 * L * rademacher + 0.0 * c0 / math.sqrt(m)"),),
+        counterexample=_rks_deviation_constants,
+        stored=_DEVIATION_STORED,
+        why="The one-sided supremum equals the two-sided one here (the weight's sign is free): "
+            "the same binomial law exceeds the mutant's bound with probability above 1/2.",
+    ),
+
+    StatementMutant(
+        name="shrink_penalty_t_dropped",
+        claim="iln.lemma2.shrink_penalty",
+        kind="factor dropped",
+        statement="P_t(f*) <= 2 exp(-m / (3 eta)^2) (Lemma 2 with the factor t^2 of its exponent dropped)",
+        edits=(CodeEdit(_THEORY, "shrink_penalty_printed", "np.exp(-m / (3.0 * eta * t) ** 2)",
+                        "np.exp(-m / (3.0 * eta) ** 2)"),),
+        counterexample=_shrink_penalty_t_dropped,
+        stored={"instance": _PENALTY_INSTANCE, "eta": 0.12, "t": 41, "penalty_probability": "1/2",
+                "mutant_bound": 0.000891235, "printed_bound": 1.0},
+        why="At the sign_two_point state (eta = 0.12, t = 41) with m = 1, Algorithm 1 shrinks on "
+            "every draw and the shrink hurts f* with probability 1/2 > 2 exp(-1 / 0.36^2) = 8.9e-4 "
+            "(the printed bound is 1 there).",
+    ),
+
+    StatementMutant(
+        name="regret_sqrt_t_dropped",
+        claim="iln.thm1.regret",
+        kind="factor dropped",
+        statement="E[Regret] <= 4B / (1 - B / sqrt(T)) at the proof's eta (the proof's bound divided "
+                  "by sqrt(T): O(B) regret)",
+        edits=(_REGRET_EDIT,),
+        counterexample=_regret_sqrt_t_dropped,
+        stored=_REGRET_STORED,
+        why="On point-mass features with labels +1 the descent run's regret is "
+            "(1 - r^(2T)) / (2 (1 - r^2)) - T (0.001)^2 / 2, about sqrt(T) / 2: 8.14 > 4.27 at T = 256.",
+    ),
+    StatementMutant(
+        name="update_sign_corrected_sqrt_t_dropped",
+        claim="iln.alg1.update_sign",
+        kind="factor dropped",
+        statement="Algorithm 1 with the descent step meets E[Regret] <= 4B / (1 - B / sqrt(T)) (the "
+                  "corrected statement's bound divided by sqrt(T))",
+        edits=(_REGRET_EDIT,),
+        counterexample=_regret_sqrt_t_dropped,
+        stored=_REGRET_STORED,
+        why="The same descent run as regret_sqrt_t_dropped: regret 8.14 > 4.27 at T = 256.",
+    ),
+    StatementMutant(
+        name="online_to_batch_t_exponent_doubled",
+        claim="iln.cor1.online_to_batch",
+        kind="exponent doubled",
+        statement="E[R(f_S)] - inf R <= 4B / (T (1 - B / sqrt(T))) (the excess risk O(B / T) in place "
+                  "of O(B / sqrt(T)))",
+        edits=(CodeEdit(_THEORY, "online_to_batch_excess_risk", "return _out(_regret_bound_proof(B, T, eta) / T)",
+                        "return _out(_regret_bound_proof(B, T, eta) / T / np.sqrt(T))"),),
+        counterexample=_excess_t_exponent_doubled,
+        stored={"instance": "psi(x; w) = 0.999 / 4 for every w, labels +1, B = 4, T = 4096, "
+                            "eta = 1/32, averaged predictor", "excess_risk": 0.007838023,
+                "mutant_bound": 0.004166667},
+        why="On point-mass features psi = 0.999 / B with labels +1 the averaged predictor misses 1 "
+            "by (1 - r^T) / (T (1 - r)), an excess risk near 2 B^2 / T, above 4B / T once B > 2: "
+            "0.00785 > 0.00417 at B = 4, T = 4096.",
+    ),
+
+    StatementMutant(
+        name="lemma1_first_term_dropped",
+        claim="iln.lemma1.decomposition",
+        kind="factor dropped",
+        statement="E[sum_t l_t(f_t) - l_t(f*)] <= eta sum_t E||nabla_t||^2 + eta sum_t V[grad_t] + "
+                  "(B_T + B)^2 / eta sum_t E[P_t(f*)] (Lemma 1 without its first term B^2 / eta)",
+        edits=(CodeEdit(_THEORY, "lemma1_rhs", "B**2 / eta + eta * sum_grad_sq",
+                        "0.0 * B**2 / eta + eta * sum_grad_sq"),),
+        counterexample=_lemma1_first_term_dropped,
+        stored={"instance": "psi(x; w) = 0.999 for every w, labels +1, B = 1, T = 256, eta = 1/32, "
+                            "f* of norm B predicting 0.999", "regret": 8.142875396, "mutant_rhs": 0.507920346},
+        why="On point-mass features with labels +1 the descent run has no variance and no shrink, "
+            "and its regret 8.14 exceeds eta sum_t ||nabla_t||^2 = 0.51 at T = 256.",
+    ),
+
+    StatementMutant(
+        name="rks_lemma2_approximation_term_dropped",
+        claim="rks.lemma2.risk_approximation",
+        kind="factor dropped",
+        statement="with probability 1 - delta some member of F_w has R[f_hat] <= R[f*] (eq. 10 with "
+                  "its approximation term L C / sqrt(K) (1 + sqrt(2 log(1/delta))) dropped)",
+        edits=(CodeEdit("verification.claims.rks.approximation", "lemma2_decide",
+                        "values, _z(delta), delta,", "values, 0.0 * _z(delta), delta,"),),
+        counterexample=_rks_lemma2_term_dropped,
+        stored={"instance": "orthogonal (32 atoms, Hadamard features), quadratic loss, C = 1, K = 4, "
+                            "delta = 0.5", "probability_excess_positive": "451883/524288", "delta": "1/2"},
+        why="Four draws give at most one of the six atoms where |rho_j| = 0.3 with probability "
+            "0.862, and then the best member of F_w recovers less of ybar than F_p's minimiser: "
+            "its excess risk is positive with probability 0.862 > delta = 0.5.",
+    ),
+
+    StatementMutant(
+        name="rks_thm1_error_terms_dropped",
+        claim="rks.thm1.excess_risk",
+        kind="factor dropped",
+        statement="with probability 1 - 2 delta, R[f_hat] - min_{F_p} R <= 0 (Theorem 1's explicit "
+                  "bound 2 eps_est + eps_app dropped: Algorithm 1 as good as the best of F_p)",
+        edits=(CodeEdit("verification.claims.rks.generalization", "excess_risk_decide",
+                        "fc.excess_risk_bound(L, C, c0, m, K, delta), 2 * delta,",
+                        "0.0 * fc.excess_risk_bound(L, C, c0, m, K, delta), 2 * delta,"),),
+        counterexample=_rks_thm1_bound_dropped,
+        stored={"instance": "orthogonal (32 atoms, Hadamard features), quadratic loss, C = 1, K = 8, "
+                            "any m, delta = 0.25",
+                "probability_excess_positive_at_least": "465784086923/549755813888", "two_delta": "1/2"},
+        why="f_hat lies in F_w, whose best member is worse than F_p's minimiser with probability "
+            "0.847 over the eight draws (exact), so the excess risk is positive with probability "
+            "at least 0.847 > 2 delta = 0.5 at every m.",
+    ),
+)
+
+#: mutants by name.
+MUTANTS: dict[str, StatementMutant] = {m.name: m for m in _CATALOG}
+
+
+def names() -> list[str]:
+    """Every mutant's name, in catalog order."""
+    return list(MUTANTS)
+
+
+def get(name: str) -> StatementMutant:
+    """The mutant called ``name``; ``ValueError`` naming the known ones otherwise."""
+    try:
+        return MUTANTS[name]
+    except KeyError:
+        raise ValueError(f"unknown statement mutant {name!r}; known: {', '.join(MUTANTS)}") from None
+
+
+def for_claims(claims: Sequence[str]) -> list[StatementMutant]:
+    """The mutants of the given claims, in catalog order."""
+    wanted = set(claims)
+    return [m for m in _CATALOG if m.claim in wanted]
+
+
+# ------------------------------------------------------------------------------------------
+# Running a mutant
+# ------------------------------------------------------------------------------------------
+
+
+def run_mutant(mutant: StatementMutant, *, seed: int, store: Path,
+               alpha: float = runner.DEFAULT_ALPHA) -> dict:
+    """Run ``mutant``'s claim with the mutant in place; the entry of ``statement_mutants``.
+
+    Parameters
+    ----------
+    mutant : StatementMutant
+    seed : int
+        Master seed of the run.
+    store : path
+        The mutant's own store; emptied first (its trials are keyed by the code on disk, and
+        a run of another version of the mutant must not be reused).
+    alpha : float
+        Family-wise alpha of the run.
+
+    Returns
+    -------
+    dict
+        :meth:`StatementMutant.to_json` with ``verdict``, ``verdict_printed``,
+        ``verdict_corrected``, ``detected``, ``error`` and ``elapsed_s``.
+    """
+    store = Path(store)
+    store.parent.mkdir(parents=True, exist_ok=True)
+    for leftover in store.parent.glob(store.name + "*"):
+        shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
+    expected = catalog.get(mutant.claim).expected
+    start = time.perf_counter()
+    outcome = {"verdict": ERROR, "verdict_printed": None, "verdict_corrected": None, "error": None}
+    try:
+        with edits_applied(mutant.edits):
+            # jobs = 1: the edits live in this process only.
+            result = runner.run([mutant.claim], profile=mutant.profile, seed=seed, jobs=1, store=store,
+                                quiet=True, alpha=alpha)
+        verdict = result.outcomes[0].verdict
+        outcome.update(verdict=verdict.verdict, verdict_printed=verdict.verdict_printed,
+                       verdict_corrected=verdict.verdict_corrected)
+    except Exception as error:  # a check that stops is not a check that rejects
+        outcome["error"] = f"{type(error).__name__}: {error}"
+    detected = rejected(expected, outcome["verdict"], outcome["verdict_printed"],
+                        outcome["verdict_corrected"])
+    return {**mutant.to_json(), "expected": expected, **outcome, "detected": detected, "seed": seed,
+            "elapsed_s": time.perf_counter() - start}
+
+
+def summarise(entries: Sequence[dict], planned: Sequence[str] = ()) -> dict:
+    """The ``statement_mutants`` part of ``selftest.json`` from the entries of :func:`run_mutant`.
+
+    Returns
+    -------
+    dict
+        ``total`` and ``detected`` (over the mutants run), ``by_claim`` (claim id to its
+        mutants' entries), ``gaps`` (the mutants not detected), ``planned`` and ``rule``.
+    """
+    by_claim: dict[str, list[dict]] = {}
+    for entry in entries:
+        by_claim.setdefault(entry["claim"], []).append(entry)
+    return {"total": len(entries), "detected": sum(bool(e["detected"]) for e in entries),
+            "by_claim": by_claim, "gaps": [e["name"] for e in entries if not e["detected"]],
+            "planned": list(planned),
+            "rule": "a mutant is detected when its claim's check, run with the mutant in place of the "
+                    "statement, returns violated (for a claim expected to hold after correction: its "
+                    "corrected sub-verdict is violated); a mutant not detected is a gap of the check"}
