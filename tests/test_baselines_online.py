@@ -559,15 +559,10 @@ def test_feature_learners_run_on_blinded_families(cls, args):
         kernel_ogd(X, data.y, blind, B=1.0, eta=1.0)
 
 
-def test_dsgd_meets_its_speed_target():
-    # T = 200, D = 800, k = 50: about 1e6 evaluations; the brief asks well under a second.
-    # Asserted loosely (5 s) so that a loaded CI machine does not fail it.
-    import time
-
+def test_dsgd_counts_its_budget_at_the_section6_size():
+    # T = 200, D = 800, k = 50: about 1e6 evaluations. Its speed (the brief asks well under a
+    # second) is measured in tests/benchmarks/test_speed_targets.py, not asserted here.
     data = section6_data(200, 800, seed=0)
     fam = RandomCoordinate(800)
-    tick = time.perf_counter()
     res = doubly_stochastic(data.X, data.y, fam, k=50, seed=0, gamma0=10.0)
-    elapsed = time.perf_counter() - tick
     assert res.budget.psi_evaluations == 50 * 200 * 201 // 2
-    assert elapsed < 5.0

@@ -74,7 +74,7 @@ def test_small_comparison_tunes_and_matches_budgets():
 
 def test_paper_size_with_given_steps_matches_budgets():
     # D = 600, T = 200 and a budget of 2e6 evaluations, as in Section 6 (steps given, so no
-    # tuning; the tuned run is timed in test_paper_size_tuned_runs_within_a_minute).
+    # tuning; the tuned run is timed in tests/benchmarks/test_speed_targets.py).
     res = section6_comparison(600, 200, budget=2_000_000, seed=1, steps=GIVEN)
     _assert_budgets_match(res)
     assert [o.size for o in res.outcomes] == [{"m": 5025}, {"r": 10_000}, {"k": 100}, {}]
@@ -85,10 +85,10 @@ def test_paper_size_with_given_steps_matches_budgets():
 
 
 @pytest.mark.slow
-def test_paper_size_tuned_runs_within_a_minute():
+def test_paper_size_tuned_run_matches_its_budgets():
+    # Its wall time (the brief: under a minute on 2 cores) is measured in
+    # tests/benchmarks/test_speed_targets.py, not asserted here.
     res = section6_comparison(600, 200, budget=2_000_000, seed=0)
-    assert res.wall_time < 60.0
-    # The brief: under a minute on 2 cores (measured 2-3 s; see estimator_method).
     _assert_budgets_match(res)
 
 

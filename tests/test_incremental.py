@@ -181,14 +181,13 @@ def test_a_version_1_store_is_migrated_and_its_trials_kept_but_not_reused(tmp_pa
         assert db.existing_trials(0, "smoke", claim.id, h)[3].record == {"old": 3}
 
 
-def test_fingerprints_are_cheap_and_the_same_in_every_process(tmp_path):
-    start = time.perf_counter()
+def test_fingerprints_are_the_same_in_every_process(tmp_path):
+    # Their cost (about 1.3 s for the whole catalog on 2 cores) is measured in
+    # tests/benchmarks/test_speed_targets.py, not asserted here.
     index = fingerprint.current_index(ROOT)
     claims = catalog.load()
     states = {c.id: fingerprint.code_id(index.state(fingerprint.conservative_units(c, index)),
                                         fingerprint.versions()) for c in claims.values()}
-    elapsed = time.perf_counter() - start
-    assert elapsed < 5.0  # the whole catalog; about 1.3 s on the 2-core CI machine, cold
     code = ("import json; from verification import catalog, fingerprint as f; i = f.current_index();"
             "print(json.dumps({c.id: f.code_id(i.state(f.conservative_units(c, i)), f.versions())"
             " for c in catalog.load().values()}))")

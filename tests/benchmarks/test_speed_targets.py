@@ -1,0 +1,47 @@
+"""Speed targets of the brief, measured (never asserted in a unit test; a loaded machine is
+not a slow implementation).
+
+- Doubly Stochastic Gradient Descent at the Section 6 size (T = 200, D = 800, k = 50: about
+  1e6 psi evaluations): "well under a second".
+- The Section 6 comparison at paper size with its step sizes tuned (D = 600, T = 200, budget
+  2e6): "under a minute on 2 cores".
+- The code fingerprints of the whole catalog (what ``iln-verify run`` computes before reusing
+  any stored trial): about a second.
+
+``nox -s bench`` runs them with ``--benchmark-enable`` and writes their figures; in the test
+run (benchmarks disabled) each body runs once, so the workloads stay exercised.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from iln.baselines import doubly_stochastic
+from iln.comparison import section6_comparison
+from iln.data import section6_data
+from iln.features import RandomCoordinate
+from verification import catalog, fingerprint
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_dsgd_at_the_section6_size(benchmark):
+    data = section6_data(200, 800, seed=0)
+    fam = RandomCoordinate(800)
+    res = benchmark(doubly_stochastic, data.X, data.y, fam, k=50, seed=0, gamma0=10.0)
+    assert res.budget.psi_evaluations == 50 * 200 * 201 // 2
+
+
+@pytest.mark.slow
+def test_section6_comparison_at_paper_size_tuned(benchmark):
+    res = benchmark.pedantic(section6_comparison, args=(600, 200), kwargs={"budget": 2_000_000, "seed": 0},
+                             rounds=1, iterations=1)
+    assert len(res.outcomes) == 4
+
+
+def test_fingerprints_of_the_whole_catalog(benchmark):
+    def fingerprints():
+        index = fingerprint.current_index(ROOT)
+        return {c.id: fingerprint.code_id(index.state(fingerprint.conservative_units(c, index)),
+                                          fingerprint.versions()) for c in catalog.load().values()}
+    assert len(benchmark(fingerprints)) == len(catalog.load())
