@@ -31,6 +31,9 @@ SOURCES = (
     "verification/claims",
     "verification/catalog.py",
     "verification/statistics.py",
+    # The decision rules and the confidence sequences they use: they turn trials into verdicts.
+    "verification/rules",
+    "verification/sequential",
     "verification/verdicts.py",
     "verification/runner.py",
     "verification/store.py",
