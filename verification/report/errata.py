@@ -270,11 +270,13 @@ def mark(segment: Segment, changed: frozenset[int]) -> str:
 def quotation_segments(text: str) -> tuple[Segment, ...]:
     r"""A :class:`verification.catalog.Quote`'s text split for display.
 
-    The quotations keep the alignment marks of a multi-line display (``&=``) because the
-    papers' text has them; shown as one line they mean nothing and MathML has no use for
-    them, so they are dropped (an escaped ``\&`` stays).
+    The quotations keep the alignment marks of a multi-line display (``&=``) and the
+    equation tags (``\tag{12}``) because the papers' text has them; shown as one line of a
+    list, the marks mean nothing and a tag is the number after the formula, so the marks are
+    dropped (an escaped ``\&`` stays) and a tag becomes ``(12)`` set apart.
 
-    >>> [s.content for s in quotation_segments(r"\|x\| &= 1")]
-    ['\\|x\\| = 1']
+    >>> [s.content for s in quotation_segments(r"\|x\| &= 1 \tag{12}")]
+    ['\\|x\\| = 1', ' ', '(12)']
     """
+    text = re.sub(r"\\tag\{([^{}]*)\}", r"\\quad (\1)", text)
     return quoted_segments(re.sub(r"(?<!\\)&", "", text))
