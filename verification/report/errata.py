@@ -201,10 +201,15 @@ class Comparison:
     changes: tuple[tuple[str, str], ...]
 
 
+#: an equation's number, "(12)", set apart from its formula: a label, not a symbol of it.
+_EQUATION_NUMBER = re.compile(r"^\(\d+\)\s*[;,.]?$")
+
+
 def _parsed(segment: Segment) -> tuple[ET.Element | None, list[ET.Element]]:
-    """A math segment's MathML tree and its leaves in document order; (None, []) for text or
+    """A math segment's MathML tree and its leaves in document order; (None, []) for text, for
+    an equation's number (a corrected statement has none, and it would read as a change) and
     for math that does not render (its fallback has no symbols to compare)."""
-    if segment.kind != "math":
+    if segment.kind != "math" or _EQUATION_NUMBER.match(segment.content.strip()):
         return None, []
     rendered = to_mathml(segment.content, display=segment.display)
     if not rendered.ok:
