@@ -109,7 +109,7 @@ def test_the_errata_page_shows_each_snippet_and_what_it_prints(report):
         for q in e.quotes:
             assert str(escape(q.location)) in ledger
         if note.snippet:
-            shown = snippet(e.claim_id)
+            shown = snippet(note.snippet)
             for part in (shown.code, shown.output):
                 assert str(escape(part)) in ledger      # as jinja escapes it
                 assert part.rstrip("\n") in markdown

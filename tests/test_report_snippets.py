@@ -16,7 +16,7 @@ from verification.report.errata import NOTES, compare, mark, note_for, quotation
 from verification.report.statements import segments
 
 SNIPPETS = resources.files("verification.report") / "snippets"
-WITH_SNIPPET = sorted({n.claim_id for n in NOTES if n.snippet})
+WITH_SNIPPET = sorted(n.snippet for n in NOTES if n.snippet)
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?")
 
 
@@ -33,11 +33,12 @@ def test_every_counterexample_has_a_snippet_and_every_snippet_a_note():
     files = {p.name.removesuffix(".py") for p in SNIPPETS.iterdir()
              if p.name.endswith(".py") and p.name != "conftest.py"}
     assert files == set(WITH_SNIPPET)
+    assert len(WITH_SNIPPET) == len(set(WITH_SNIPPET))
 
 
-@pytest.mark.parametrize("claim_id", WITH_SNIPPET)
-def test_snippet_runs_without_the_package_and_prints_what_the_page_states(claim_id, tmp_path):
-    shown = snippet(claim_id)
+@pytest.mark.parametrize("name", WITH_SNIPPET)
+def test_snippet_runs_without_the_package_and_prints_what_the_page_states(name, tmp_path):
+    shown = snippet(name)
     # Self-contained: numpy and the standard library, nothing of this project.
     assert not re.search(r"^\s*(?:from|import)\s+(?:iln|verification)\b", shown.code, re.M)
     assert re.search(r"^import numpy as np$", shown.code, re.M)
@@ -48,7 +49,7 @@ def test_snippet_runs_without_the_package_and_prints_what_the_page_states(claim_
     assert done.returncode == 0, done.stderr
     assert done.stdout == shown.output
     # The summary's size of the violation quotes the snippet's numbers, not others.
-    size = next(n.size for n in NOTES if n.claim_id == claim_id and n.snippet)
+    size = next(n.size for n in NOTES if n.snippet == name)
     printed = set(_NUMBER.findall(shown.output))
     assert set(_NUMBER.findall(size)) <= printed, (size, printed)
 

@@ -478,7 +478,7 @@ def _erratum_view(e: Erratum, number: int) -> ErratumView:
     sides.append(FormulaView("Corrected", corrected, first.corrected if first else ()))
     note = note_for(e)
     return ErratumView(e, number, printed, corrected, tuple(sides), first.changes if first else (), note,
-                       snippet(e.claim_id) if note.snippet else None)
+                       snippet(note.snippet) if note.snippet else None)
 
 
 def gather(store: str | Path, out: str | Path) -> ReportContext:

@@ -7,8 +7,9 @@ Three things, none of which changes an erratum (the catalog owns those):
   MathML and their leaves (identifiers, numbers, operators) aligned with
   :class:`difflib.SequenceMatcher`, so that the page can mark what differs
   (:func:`compare`, :func:`mark`) and the Markdown can list it;
-* for the entries that rest on numbers, a short numpy script that reproduces them without this
-  package (``snippets/<claim id>.py``), shown with what it prints (``snippets/<claim id>.out``).
+* for the entries that rest on numbers (every counterexample, and the quoted disagreements
+  whose consequence is a number), a short numpy script that reproduces them without this
+  package (``snippets/<name>.py``), shown with what it prints (``snippets/<name>.out``).
   ``tests/test_report_snippets.py`` runs every script in a fresh interpreter and checks that it
   prints exactly that, asserts the violation and that each number of the summary line is in
   it.
@@ -71,32 +72,36 @@ class Note:
     size : str
         The violation in one line, text with ``$...$`` math; where there is a snippet, every
         number in it is one the snippet prints.
-    snippet : bool, default=False
-        Whether ``snippets/<claim_id>.py`` reproduces the entry.
+    snippet : str, default=""
+        The name of the script that reproduces the entry, ``snippets/<snippet>.py`` (what it
+        prints is in ``snippets/<snippet>.out``); "" for none.
     """
 
     claim_id: str
     marker: str
     change: str
     size: str
-    snippet: bool = False
+    snippet: str = ""
 
 
 #: one note per erratum of the catalog (tests/test_report_snippets.py checks the pairing).
 NOTES = (
     Note("iln.alg1.update_sign", "Exact counterexample",
          r"-\eta(y_t - E_t) \to -\eta(E_t - y_t)",
-         r"regret $1878.07 >$ bound $36.57$ at $T = 64$; from $T = 9$ on, linear in $T$", snippet=True),
+         r"regret $1878.07 >$ bound $36.57$ at $T = 64$; from $T = 9$ on, linear in $T$",
+         snippet="iln.alg1.update_sign"),
     Note("iln.cor1.online_to_batch", "contradicts itself",
          r"\text{arXiv } T = O(B/\epsilon^2) \to T = O(B^2/\epsilon^2)",
-         r"excess risk $0.3002 > \epsilon = 0.3$ at $B = 180$, $T = 37080$ (arXiv rate)", snippet=True),
+         r"excess risk $0.3002 > \epsilon = 0.3$ at $B = 180$, $T = 37080$ (arXiv rate)",
+         snippet="iln.cor1.online_to_batch"),
     Note("iln.lemma1.decomposition", "index the shrink penalty differently",
          r"\text{ICML } P_t(f^*) \to P_{t+1}(f^*)",
          r"one round: the proof gives $P_{t+1}$, ICML prints $P_t$"),
     Note("iln.lemma2.shrink_penalty", "does not follow from its proof",
          r"2e^{-m/(3\eta t)^2} \to 4e^{-32B^2 m/((16B+1)\eta t)^2}",
          r"the proof's exponent is below the printed one for $1 \le B \le 1.0303$ and its prefactor "
-         r"is 4; no counterexample to the lemma itself is known"),
+         r"is 4; no counterexample to the lemma itself is known",
+         snippet="iln.lemma2.shrink_penalty"),
     Note("iln.lemma3.grad_norm", "opposite signs",
          r"\text{arXiv } y_t - \langle f_t, \Phi \rangle \to \langle f_t, \Phi \rangle - y_t,\ "
          r"\alpha_i \Phi(\mathbf{x}_t) \to \alpha_i \Phi(\mathbf{x}_i)",
@@ -109,30 +114,34 @@ NOTES = (
          r"$\|\alpha\|_1^4 / m$ for $\|\alpha\|_1^2 / m$, a factor $\|\alpha\|_1^2$"),
     Note("iln.lemma4.hoeffding", "Sign features on two orthogonal inputs",
          r"e^{-m\epsilon^2/\|\alpha\|_1^2} \to 2e^{-m\epsilon^2/(2\|\alpha\|_1^2)}",
-         r"$P = 0.500 >$ printed bound $0.198$ at $m = 2$, $\epsilon = 0.9$", snippet=True),
+         r"$P = 0.500 >$ printed bound $0.198$ at $m = 2$, $\epsilon = 0.9$",
+         snippet="iln.lemma4.hoeffding"),
     Note("iln.lemma6.events", "Round t = 1 of any run",
          r"P_t(f^*) < \mathbb{P}[\mathcal{E}_1^t \cup \mathcal{E}_2^t] \to "
          r"P_t(f^*) \le \mathbb{P}[\mathcal{E}_1^t \cup \mathcal{E}_2^t]",
-         r"at round 1 the strict inequality reads $0.0 < 0.0$", snippet=True),
+         r"at round 1 the strict inequality reads $0.0 < 0.0$", snippet="iln.lemma6.events"),
     Note("iln.lemma6.events", "shrinks when |E_t| >= 16B",
          r"|E_t| > 16B \to |E_t| \ge 16B",
          r"the case $|E_t| = 16B$ exactly, where the algorithm shrinks and no event happens"),
     Note("iln.thm1.regret", "a factor 2 apart",
          r"\eta = \frac{B}{\sqrt{T}} \to \eta = \frac{B}{2\sqrt{T}}",
-         r"a factor 2 in $\eta$: $5B\sqrt{T}$ for $4B\sqrt{T}$ to first order"),
+         r"a factor 2 in $\eta$: $5.01 B\sqrt{T}$ for $4.00 B\sqrt{T}$ at $T = 1000000$",
+         snippet="iln.thm1.regret.eta"),
     Note("iln.thm1.regret", "bounds the variance term of eq. (16) by T",
          r"\text{ICML } \le T \to \le \eta T",
          r"$T$ for $\eta T$: the proof would end at $O(T)$"),
     Note("iln.thm1.test_time", "descent adversary",
          r"m = \frac{\|\alpha\|_1^2 \log(1/\delta)}{\epsilon_0^2} \to "
          r"\frac{2\|\alpha\|_1^2 \log(2/\delta)}{\epsilon_0^2}",
-         r"$P = 0.5000 > \delta = 0.2$ at $m = 2$; $P = 0.0365 > \delta = 0.01$ at $m = 52$", snippet=True),
+         r"$P = 0.5000 > \delta = 0.2$ at $m = 2$; $P = 0.0365 > \delta = 0.01$ at $m = 52$",
+         snippet="iln.thm1.test_time"),
     Note("rks.fig2.alpha_inf_decay", "C = K^{3/4}",
          r"C = o(K) \to C = o(\min(\sqrt{K}, \sqrt{m}))",
-         r"at $C = K^{3/4}$ the bound grows like $K^{1/4}$"),
+         r"at $C = K^{3/4}$ the bound grows like $K^{1/4}$", snippet="rks.fig2.alpha_inf_decay"),
     Note("rks.lemma1.approximation", "counting measure of the 32 points",
          r"\frac{C}{\sqrt{K}} \to \frac{C\sqrt{\mu(\mathcal{X})}}{\sqrt{K}}",
-         r"$P = 0.42 > \delta = 0.1$ at $K = 16$ under the counting measure", snippet=True),
+         r"$P = 0.42 > \delta = 0.1$ at $K = 16$ under the counting measure",
+         snippet="rks.lemma1.approximation"),
     Note("rks.lemma3.estimation", "bounds only R - R_emp",
          r"\log\frac{1}{\delta} \to \log\frac{2}{\delta}",
          r"a one-sided result cited for a two-sided one"),
@@ -169,18 +178,18 @@ class Snippet:
     output: str
 
 
-def snippet(claim_id: str) -> Snippet:
-    """The snippet of ``claim_id``'s erratum (``snippets/<claim_id>.py`` and ``.out``).
+def snippet(name: str) -> Snippet:
+    """The snippet ``name`` (:attr:`Note.snippet`): ``snippets/<name>.py`` and its ``.out``.
 
     Raises
     ------
     FileNotFoundError
-        The claim has no snippet.
+        There is no such snippet.
     """
     folder = resources.files("verification.report") / "snippets"
-    code = (folder / f"{claim_id}.py").read_text(encoding="utf-8")
-    output = (folder / f"{claim_id}.out").read_text(encoding="utf-8")
-    return Snippet(f"{claim_id}.py", code, output)
+    code = (folder / f"{name}.py").read_text(encoding="utf-8")
+    output = (folder / f"{name}.out").read_text(encoding="utf-8")
+    return Snippet(f"{name}.py", code, output)
 
 
 @dataclass(frozen=True)
