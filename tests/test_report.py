@@ -10,10 +10,12 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from markupsafe import escape
 
 from verification import catalog, cli, runner
 from verification.report import ReportError, write_report
 from verification.report.context import gather
+from verification.report.errata import note_for, snippet
 from verification.report.forest import comparison, forest_rows, forest_svg
 from verification.report.mathml import to_mathml
 from verification.report.plots import claim_plots
@@ -90,7 +92,28 @@ def test_every_claim_and_erratum_is_in_the_report(report):
         escaped = e.counterexample.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
         assert escaped.replace('"', "&#34;").replace("'", "&#39;") in ledger
         assert f'href="errata.html#erratum-{e.claim_id.replace(".", "-")}-' in index
-        assert f"Erratum of [`{e.claim_id}`](claims/{e.claim_id}.md)" in markdown
+        assert f"### [`{e.claim_id}`](claims/{e.claim_id}.md)" in markdown
+    # One heading per claim, its errata below it (issue 21: entries not repeated under one heading).
+    for claim_id in {e.claim_id for e in errata}:
+        assert ledger.count(f'<section id="claim-{claim_id.replace(".", "-")}">') == 1
+        assert markdown.count(f"### [`{claim_id}`](claims/{claim_id}.md)") == 1
+
+
+def test_the_errata_page_shows_each_snippet_and_what_it_prints(report):
+    ledger = (report / "errata.html").read_text()
+    markdown = (report / "REPORT.md").read_text()
+    summary = ledger.split('id="summary"', 1)[1].split("</table>", 1)[0]
+    for e in catalog.errata():
+        note = note_for(e)
+        assert f'href="#erratum-{e.claim_id.replace(".", "-")}-' in summary
+        for q in e.quotes:
+            assert str(escape(q.location)) in ledger
+        if note.snippet:
+            shown = snippet(note.snippet)
+            for part in (shown.code, shown.output):
+                assert str(escape(part)) in ledger      # as jinja escapes it
+                assert part.rstrip("\n") in markdown
+    assert 'class="changed"' in ledger
 
 
 def test_claims_without_a_verdict_are_listed_as_not_run(report):

@@ -125,7 +125,9 @@ def _list(args) -> int:
         doc = {"claims": [{"id": c.id, "title": c.title, "kind": c.kind, "expected": c.expected, "rule": c.rule,
                            "sources": c.sources_json()} for c in claims.values()],
                "errata": [{"claim": e.claim_id, "printed": dict(e.printed), "counterexample": e.counterexample,
-                           "corrected": e.corrected, "check": e.check, "kind": e.kind} for e in catalog.errata()]}
+                           "corrected": e.corrected, "check": e.check, "kind": e.kind,
+                           "quotes": [{"paper": q.paper, "location": q.location, "text": q.text}
+                                      for q in e.quotes]} for e in catalog.errata()]}
         print(json.dumps(doc, indent=2))
         return EXIT_OK
     for c in claims.values():
@@ -134,6 +136,9 @@ def _list(args) -> int:
     print("\nErrata ledger:")
     for e in catalog.errata():
         print(f"  {e.claim_id} ({e.kind}): {e.counterexample}")
+        # The quoted places are the evidence of a quoted disagreement: shown with it.
+        for q in e.quotes:
+            print(f"    quoted, {q.paper} {q.location}: {q.text}")
     return EXIT_OK
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from verification import catalog
 from verification.catalog import Claim, Erratum, Source
+from verification.report.errata import Note, Snippet, compare, note_for, snippet
 from verification.report.forest import (
     Comparison,
     ForestRow,
@@ -46,7 +47,7 @@ from verification.runner import ClaimOutcome
 from verification.store import RunRow, Store
 from verification.verdicts import Verdict
 
-__all__ = ["NOT_RUN", "SCHEMA_VERSION", "SELFTEST_FILE", "ClaimView", "ErratumView", "ReportContext",
+__all__ = ["NOT_RUN", "SCHEMA_VERSION", "SELFTEST_FILE", "ClaimView", "ErratumView", "FormulaView", "ReportContext",
            "ReportError", "gather", "is_exploration", "plot_file"]
 
 #: the status of a claim the store has no verdict for.
@@ -85,14 +86,34 @@ class SourceView:
 
 
 @dataclass(frozen=True)
+class FormulaView:
+    """One side of an erratum's comparison: a statement split for math, with the MathML
+    leaves of each segment that differ from the other side (:func:`verification.report.errata.compare`)."""
+
+    label: str
+    segments: tuple[Segment, ...]
+    changed: tuple[frozenset[int], ...]
+
+
+@dataclass(frozen=True)
 class ErratumView:
     """An erratum with its printed statements (per version, or the quoted places) and its
-    correction split for math; ``number`` counts the errata of its claim from 1."""
+    correction split for math; ``number`` counts the errata of its claim from 1.
+
+    ``sides`` puts the printed statement (one side per wording: versions that print the same
+    share one) beside the corrected one, each with the symbols that differ; ``changes`` lists
+    those of the first printed wording as (printed, corrected) text; ``note`` and ``snippet``
+    are the report's size of the violation and its numpy reproduction (None without one).
+    """
 
     erratum: Erratum
     number: int
     printed: tuple[tuple[str, tuple[Segment, ...]], ...]
     corrected: tuple[Segment, ...]
+    sides: tuple[FormulaView, ...] = ()
+    changes: tuple[tuple[str, str], ...] = ()
+    note: Note | None = None
+    snippet: Snippet | None = None
 
     @property
     def kind(self) -> str:
@@ -440,6 +461,26 @@ def _summary(views: tuple[ClaimView, ...], run: RunRow | None, selftest: dict | 
     return _strict(doc)
 
 
+def _erratum_view(e: Erratum, number: int) -> ErratumView:
+    """The erratum with its sides compared: each distinct printed wording against the
+    correction, the correction marked against the first wording."""
+    printed = tuple((p, segments(t)) for p, t in e.printed.items())
+    corrected = segments(e.corrected)
+    wordings: dict[str, list[str]] = {}
+    for paper, text in e.printed.items():
+        wordings.setdefault(text, []).append(paper)
+    sides, first = [], None
+    for text, papers in wordings.items():
+        segs = segments(text)
+        cmp = compare(segs, corrected)
+        first = first or cmp
+        sides.append(FormulaView(f"Printed ({' and '.join(papers)})", segs, cmp.printed))
+    sides.append(FormulaView("Corrected", corrected, first.corrected if first else ()))
+    note = note_for(e)
+    return ErratumView(e, number, printed, corrected, tuple(sides), first.changes if first else (), note,
+                       snippet(note.snippet) if note.snippet else None)
+
+
 def gather(store: str | Path, out: str | Path) -> ReportContext:
     """Read the catalog and the store once.
 
@@ -474,9 +515,7 @@ def gather(store: str | Path, out: str | Path) -> ReportContext:
     errata, numbers = [], {}
     for e in catalog.errata():
         numbers[e.claim_id] = numbers.get(e.claim_id, 0) + 1
-        errata.append(ErratumView(e, numbers[e.claim_id],
-                                  tuple((p, segments(t)) for p, t in e.printed.items()),
-                                  segments(e.corrected)))
+        errata.append(_erratum_view(e, numbers[e.claim_id]))
     errata = tuple(errata)
     views = tuple(_claim_view(claim, rows[claim_id], tuple(e for e in errata if e.erratum.claim_id == claim_id))
                   for claim_id, claim in known.items())

@@ -22,10 +22,11 @@ from collections.abc import Sequence
 
 from verification import catalog
 from verification.report.context import NOT_RUN, ClaimView, ReportContext, plot_file
+from verification.report.errata import quotation_segments
 from verification.report.forest import printed_and_corrected, worst_ratio_text
 from verification.report.plots import Plot
 from verification.report.self_test import SELFTEST_INTRO, selftest_tables
-from verification.report.statements import Segment, quoted_segments
+from verification.report.statements import Segment, quoted_segments, segments
 from verification.report.tables import Table, format_value
 
 __all__ = ["anchor", "claim_page", "render_markdown", "selftest_section", "text"]
@@ -43,12 +44,20 @@ def text(value: str) -> str:
     return _SPECIAL.sub(r"\\\1", " ".join(str(value).split()))
 
 
+def _text_run(content: str) -> str:
+    """A text segment between math: escaped, keeping a space at either end, which separates
+    it from the ``$...$`` beside it (:func:`text` alone would drop it)."""
+    lead = " " if content[:1].isspace() else ""
+    trail = " " if content[-1:].isspace() and content.strip() else ""
+    return lead + text(content) + trail
+
+
 def _statement(segs: Sequence[Segment]) -> str:
     """A statement as Markdown: display math in a ``math`` block, inline math in ``$...$``."""
     out = []
     for s in segs:
         if s.kind == "text":
-            out.append(text(s.content))
+            out.append(_text_run(s.content))
         elif s.display:
             out.append(f"\n\n```math\n{s.content}\n```\n\n")
         else:
@@ -90,6 +99,58 @@ def _claims_table(ctx: ReportContext) -> list[str]:
         lines.append(f"| [`{c.id}`](claims/{c.id}.md) | {verdicts} | {expected} | {text(ratio)} | "
                      f"{text(c.key_number)} | {text(c.claim.title)} |")
     return [*lines, ""]
+
+
+def _cell_statement(segs: Sequence[Segment]) -> str:
+    """A statement inside a table cell: inline math, and no bare ``|`` to end the cell."""
+    out = []
+    for s in segs:
+        if s.kind == "text":
+            out.append(_text_run(s.content))
+        else:
+            math = s.content.replace(r"\|", r"\Vert ").replace("|", r"\vert ")
+            out.append(f"${math.strip()}$")
+    return "".join(out).strip() or " "
+
+
+def _errata_section(ctx: ReportContext) -> list[str]:
+    """The errata ledger: its summary table, then each claim's entries (printed beside
+    corrected, the quotations, the check and the numpy snippet with what it prints)."""
+    lines = ["## Errata ledger", "", "Printed statements that fail: a *counterexample* with a numpy "
+             "script that reproduces it without this package (the test suite runs each and checks "
+             "what it prints), or a *quoted disagreement* between places of the papers (each "
+             "quotation found word for word in the paper's text by the test suite).", "",
+             "| claim | kind | printed → corrected | size of the violation |", "| --- | --- | --- | --- |"]
+    for e in ctx.errata:
+        number = f" ({e.number})" if e.number > 1 else ""
+        lines.append(f"| [`{e.erratum.claim_id}`](claims/{e.erratum.claim_id}.md){number} | {text(e.kind)} | "
+                     f"{_cell_statement(segments('$' + e.note.change + '$'))} | "
+                     f"{_cell_statement(quoted_segments(e.note.size))} |")
+    lines.append("")
+    claim_id = None
+    for e in ctx.errata:
+        if e.erratum.claim_id != claim_id:
+            claim_id = e.erratum.claim_id
+            lines += [f"### [`{claim_id}`](claims/{claim_id}.md)", ""]
+        several = sum(1 for other in ctx.errata if other.erratum.claim_id == claim_id) > 1
+        lines += [f"**{f'Erratum {e.number}: ' if several else ''}{text(e.kind)}.** "
+                  f"{_statement(quoted_segments(e.note.size))}.", ""]
+        for side in e.sides:
+            lines += [f"{side.label}:", "", _statement(side.segments), ""]
+        lines += [f"{text(e.kind.capitalize())}: {text(e.erratum.counterexample)}", ""]
+        if e.erratum.quotes:
+            lines += ["Quoted:", ""]
+            # A list item holds no math block: every quotation's math goes inline.
+            lines += [f"- {text(q.paper)}, {text(q.location)}: "
+                      f"{_statement([Segment(g.kind, g.content) for g in quotation_segments(q.text)])}"
+                      for q in e.erratum.quotes]
+            lines.append("")
+        lines += [f"Check of the correction: {text(e.erratum.check)}", ""]
+        if e.snippet is not None:
+            lines += [f"Reproduce it with numpy (`{e.snippet.name}`):", "", "```python",
+                      e.snippet.code.rstrip("\n"), "```", "", "It prints:", "", "```text",
+                      e.snippet.output.rstrip("\n"), "```", ""]
+    return lines
 
 
 def claim_page(c: ClaimView) -> str:
@@ -165,15 +226,7 @@ def render_markdown(ctx: ReportContext) -> dict[str, str]:
               "bound is 0, negative or a band.", ""]
     if ctx.changes is not None:
         lines += ["## What changed", "", f"{text(ctx.changes.title)}:", "", *_table(ctx.changes)]
-    lines += ["## Errata ledger", "", "Printed statements that fail, with the counterexample, the "
-              "corrected statement, and the check that the corrected statement holds.", ""]
-    for e in ctx.errata:
-        lines += [f"### Erratum of [`{e.erratum.claim_id}`](claims/{e.erratum.claim_id}.md)", ""]
-        for paper, segs in e.printed:
-            lines += [f"Printed ({paper}):", "", _statement(segs), ""]
-        lines += [f"{text(e.kind.capitalize())}: {text(e.erratum.counterexample)}", "",
-                  "Corrected statement:", "",
-                  _statement(e.corrected), "", f"Check: {text(e.erratum.check)}", ""]
+    lines += _errata_section(ctx)
     lines += ["## Reproducibility", ""]
     lines += _table(ctx.reproducibility) if ctx.reproducibility else ["The store records no run.", ""]
     if ctx.selftest is not None:

@@ -16,6 +16,7 @@ from markupsafe import Markup
 
 from verification import catalog
 from verification.report.context import ReportContext, is_exploration
+from verification.report.errata import mark, quotation_segments
 from verification.report.forest import printed_and_corrected, worst_ratio_text
 from verification.report.mathml import to_mathml
 from verification.report.self_test import SELFTEST_INTRO, selftest_tables
@@ -41,11 +42,16 @@ def _mathml(segment: Segment) -> Markup:
     return Markup(to_mathml(segment.content, display=segment.display).markup)
 
 
+def _marked_mathml(segment: Segment, changed: frozenset[int]) -> Markup:
+    # mark() adds only a class attribute to to_mathml's checked markup: safe as it is.
+    return Markup(mark(segment, changed))
+
+
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.PackageLoader("verification.report", "templates"),
                              autoescape=True, undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
-    env.filters.update(mathml=_mathml, segments=segments, quoted=quoted_segments, fmt=format_value, slug=slug,
+    env.filters.update(mathml=_mathml, marked_mathml=_marked_mathml, quotation=quotation_segments, segments=segments, quoted=quoted_segments, fmt=format_value, slug=slug,
                        is_number=lambda cell: bool(_NUMBER.match(cell)), worst_ratio=worst_ratio_text,
                        verdicts=printed_and_corrected)
     return env
