@@ -315,7 +315,7 @@ def kdd_like(n: int = 50_000, *, seed) -> Dataset:
     shares = np.array([kind[1] for kind in KDD_KINDS])
     counts = rng.multinomial(n, shares / shares.sum())
     blocks_X, blocks_y = [], []
-    for (name, _, attack, protocol, n_services, n_templates, copied), count in zip(KDD_KINDS, counts,
+    for (_kind, _, attack, protocol, n_services, n_templates, copied), count in zip(KDD_KINDS, counts,
                                                                                     strict=True):
         services = structure.choice(_SERVICES, size=n_services, replace=False)
         flag = structure.integers(0, _FLAGS)

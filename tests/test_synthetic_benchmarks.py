@@ -29,7 +29,8 @@ def kdd():
 @pytest.mark.parametrize("make", GENERATORS)
 def test_the_same_seed_gives_the_same_data_and_another_seed_other_data(make):
     first, again, other = make(3000, seed=7), make(3000, seed=7), make(3000, seed=8)
-    assert np.array_equal(first.X, again.X) and np.array_equal(first.y, again.y)
+    assert np.array_equal(first.X, again.X)
+    assert np.array_equal(first.y, again.y)
     assert not np.array_equal(first.X, other.X)
 
 
@@ -61,7 +62,8 @@ def test_bad_arguments_are_refused_by_name(make, kwargs, error, match):
 
 
 def test_adult_like_has_a9as_columns_in_one_hot_blocks(adult):
-    assert isinstance(adult, Dataset) and adult.task == "classification"
+    assert isinstance(adult, Dataset)
+    assert adult.task == "classification"
     assert adult.X.shape == (20_000, 123) == (20_000, sum(w for _, w in ADULT_ATTRIBUTES))
     assert len(ADULT_ATTRIBUTES) == 14
     assert set(np.unique(adult.X)) == {0.0, 1.0}
@@ -69,7 +71,9 @@ def test_adult_like_has_a9as_columns_in_one_hot_blocks(adult):
     assert blocks.max() == 1  # at most one category an attribute
     ones = adult.X.sum(axis=1)
     # Only workclass, occupation and country can be missing: 11 to 14 ones a row, mostly 14.
-    assert ones.min() >= 11 and ones.max() == 14 and 13.5 < ones.mean() < 14
+    assert ones.min() >= 11
+    assert ones.max() == 14
+    assert 13.5 < ones.mean() < 14
     assert 0.87 < np.mean(adult.X == 0) < 0.9
 
 
@@ -100,19 +104,24 @@ def test_adult_like_label_depends_on_more_than_one_column_at_a_time(adult):
 def test_kdd_like_is_imbalanced_and_full_of_duplicates(kdd):
     assert kdd.X.shape == (20_000, 122)
     attack = np.mean(kdd.y == 1)
-    assert abs(attack - KDD_ATTACK_SHARE) < 0.02 and attack > 0.75
+    assert abs(attack - KDD_ATTACK_SHARE) < 0.02
+    assert attack > 0.75
     assert duplicate_share(kdd.X) > 0.7
     # The floods repeat; normal traffic mostly does not.
     assert duplicate_share(kdd.X[kdd.y == -1]) < 0.3
-    assert np.all(kdd.X[:, :3].sum(axis=1) == 1) and np.all(kdd.X[:, 73:84].sum(axis=1) == 1)
+    assert np.all(kdd.X[:, :3].sum(axis=1) == 1)
+    assert np.all(kdd.X[:, 73:84].sum(axis=1) == 1)
 
 
 def test_kdd_like_numeric_attributes_have_their_recorded_ranges(kdd):
     numeric = kdd.X[:, 84:]
-    assert numeric.shape[1] == 38 and np.all(numeric >= 0)
+    assert numeric.shape[1] == 38
+    assert np.all(numeric >= 0)
     rates = np.r_[21:28, 30:38]  # positions among the 38, in KDD's documented order
-    assert np.all(numeric[:, rates] <= 1) and np.array_equal(numeric[:, rates], np.round(numeric[:, rates], 2))
-    assert np.all(numeric[:, [19, 20]] <= 511) and np.all(numeric[:, [28, 29]] <= 255)
+    assert np.all(numeric[:, rates] <= 1)
+    assert np.array_equal(numeric[:, rates], np.round(numeric[:, rates], 2))
+    assert np.all(numeric[:, [19, 20]] <= 511)
+    assert np.all(numeric[:, [28, 29]] <= 255)
     assert numeric[:, 1].max() > 1e4  # byte counts are heavy-tailed
 
 

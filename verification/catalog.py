@@ -184,6 +184,9 @@ class Claim:
     instances : str
         Which instances the check tries and why they are hard (for the report).
     erratum : Erratum or None
+    with_data : callable ``(config, dataset) -> config``, optional
+        For a claim that runs on a data set: its configuration on the data set named
+        ``dataset`` instead (``"libsvm:PATH"`` for a user's file, ``iln-verify run --data``).
     """
 
     id: str
@@ -196,6 +199,7 @@ class Claim:
     decide: Callable[[list[dict], Mapping[str, Any], float], Verdict]
     instances: str = ""
     erratum: Erratum | None = field(default=None)
+    with_data: Callable[[Mapping[str, Any], str], dict] | None = field(default=None)
 
     def __post_init__(self):
         if self.expected not in OUTCOMES:
@@ -204,11 +208,17 @@ class Claim:
         if missing:
             raise ValueError(f"claim {self.id}: configs lack a profile or its n_trials: {missing}")
 
-    def config(self, profile: str) -> dict[str, Any]:
-        """The configuration of ``profile``, with its deferred values evaluated."""
+    def config(self, profile: str, data: str | None = None) -> dict[str, Any]:
+        """The configuration of ``profile``, with its deferred values evaluated; with ``data``,
+        on that data set (see :attr:`with_data`)."""
         if profile not in PROFILES:
             raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
-        return {k: _evaluated(v) for k, v in self.configs[profile].items()}
+        config = {k: _evaluated(v) for k, v in self.configs[profile].items()}
+        if data is None:
+            return config
+        if self.with_data is None:
+            raise ValueError(f"data: claim {self.id} runs on no data set, so it cannot run on {data!r}")
+        return self.with_data(config, data)
 
     def sources_json(self) -> list[dict[str, str]]:
         return [{"paper": s.paper, "location": s.location, "statement": s.statement} for s in self.sources]
