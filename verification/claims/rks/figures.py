@@ -61,6 +61,14 @@ def _check_third(name: str, m: int, Ks: list[int]) -> None:
 def alpha_inf_trial(config, seed) -> dict:
     """Per (data set, K): ``||alpha||_inf`` of the unconstrained least squares fit (eq. 3 without
     eq. 4, as 004 Section 4 runs it) on a seeded 75% training part."""
+    with threadpool_limits(1):
+        # One BLAS thread: the least squares fits at K ~ 1000 are BLAS-bound, and BLAS threads in
+        # worker processes side by side spin against each other (a quick run on two busy cores
+        # spent most of its CPU time so); one thread also keeps the round-off the same on any number of cores.
+        return _alpha_inf_norms(config, seed)
+
+
+def _alpha_inf_norms(config, seed) -> dict:
     record = {}
     for d, name in enumerate(config["datasets"]):
         Xtr, ytr, _, _ = _split(name, child(seed, d, 0))
