@@ -13,7 +13,8 @@ Label conventions: classification labels are in {-1, +1} (004 Section 1: ``y_i i
 regression targets are mapped affinely onto [-1, 1] (the label range every learner of
 :mod:`iln` assumes), with the map kept in :attr:`Dataset.target_transform`.
 
-Synthetic data (the ICML Section 6 experiment, worst-case sequences) live in
+Synthetic data live elsewhere: stand-ins for 004's adult and KDD Cup 99 in
+:mod:`iln.synthetic_benchmarks`, the ICML Section 6 experiment and worst-case sequences in
 :mod:`iln.data`.
 """
 
@@ -30,6 +31,7 @@ from iln import random_streams
 
 __all__ = [
     "DATA_DIR_ENV",
+    "LIBSVM_PREFIX",
     "LIBSVM_URL",
     "SKLEARN_DATASETS",
     "TASKS",
@@ -48,6 +50,8 @@ TASKS = ("classification", "regression")
 SKLEARN_DATASETS = ("breast_cancer", "digits", "diabetes")
 #: the environment variable naming the directory where LIBSVM files are looked up.
 DATA_DIR_ENV = "ILN_DATA_DIR"
+#: the prefix that names a LIBSVM file among data set names: ``"libsvm:PATH"``.
+LIBSVM_PREFIX = "libsvm:"
 #: where the LIBSVM binary-classification files (a9a = adult, ...) can be downloaded by hand.
 LIBSVM_URL = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/binary.html"
 

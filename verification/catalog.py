@@ -193,6 +193,9 @@ class Claim:
     erratum : Erratum or None
     kind : str, default="statement"
         One of :data:`CLAIM_KINDS`.
+    with_data : callable ``(config, dataset) -> config``, optional
+        For a claim that runs on a data set: its configuration on the data set named
+        ``dataset`` instead (``"libsvm:PATH"`` for a user's file, ``iln-verify run --data``).
     """
 
     id: str
@@ -206,6 +209,7 @@ class Claim:
     instances: str = ""
     erratum: Erratum | None = field(default=None)
     kind: str = "statement"
+    with_data: Callable[[Mapping[str, Any], str], dict] | None = field(default=None)
 
     def __post_init__(self):
         if self.kind not in CLAIM_KINDS:
@@ -216,11 +220,17 @@ class Claim:
         if missing:
             raise ValueError(f"claim {self.id}: configs lack a profile or its n_trials: {missing}")
 
-    def config(self, profile: str) -> dict[str, Any]:
-        """The configuration of ``profile``, with its deferred values evaluated."""
+    def config(self, profile: str, data: str | None = None) -> dict[str, Any]:
+        """The configuration of ``profile``, with its deferred values evaluated; with ``data``,
+        on that data set (see :attr:`with_data`)."""
         if profile not in PROFILES:
             raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
-        return {k: _evaluated(v) for k, v in self.configs[profile].items()}
+        config = {k: _evaluated(v) for k, v in self.configs[profile].items()}
+        if data is None:
+            return config
+        if self.with_data is None:
+            raise ValueError(f"data: claim {self.id} runs on no data set, so it cannot run on {data!r}")
+        return self.with_data(config, data)
 
     def sources_json(self) -> list[dict[str, str]]:
         return [{"paper": s.paper, "location": s.location, "statement": s.statement} for s in self.sources]

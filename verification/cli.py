@@ -74,6 +74,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--store", type=Path, default=runner.DEFAULT_STORE)
     p.add_argument("--json", type=Path, metavar="PATH", help="write the run's results as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--data", type=Path, metavar="PATH",
+                   help="a LIBSVM file (004's adult is a9a): run the claims that take a data set "
+                        "(by default all of them) on it instead of their own data")
     p.add_argument("--changed", nargs="?", const="", default=None, metavar="REV",
                    help="run only the claims whose code differs from that of their stored trials "
                         "(or, with REV, from the code at git revision REV)")
@@ -150,14 +153,19 @@ def _run(args) -> int:
     if args.json is not None and not args.json.parent.exists():
         raise UsageError(f"--json: directory {args.json.parent} does not exist")
     claims = args.claims
+    data = None
+    if args.data is not None:
+        data, claims = _data_claims(args.data, claims, known, args.profile)
     if args.changed is not None:
-        claims = _changed_claims(args, known)
+        claims = _changed_claims(args, known, claims, data)
         if not claims:
             print(f"no claim changed {_since(args)}: nothing to run")
             return EXIT_OK
     result = runner.run(claims, profile=args.profile, seed=args.seed, jobs=args.jobs,
-                        scheduler=args.scheduler, store=args.store, quiet=args.quiet)
+                        scheduler=args.scheduler, store=args.store, quiet=args.quiet, data=data)
     _print_reuse(result.meta.get("reuse", {}))
+    if data is not None:
+        print(f"on the data set {data}: the expected verdicts are those of the claims' own data")
     for o in result.outcomes:
         v = o.verdict
         mark = "ok " if o.matches else "DIFFERS"
@@ -179,10 +187,37 @@ def _since(args) -> str:
     return f"since git revision {args.changed}" if args.changed else "since the stored trials"
 
 
-def _changed_claims(args, known: dict) -> list[str]:
+def _data_claims(path: Path, claims: list[str], known: dict, profile: str) -> tuple[str, list[str]]:
+    """``--data``: the data set's name for the claims (``"libsvm:PATH"``, the file read once
+    here so that a missing or malformed file stops the run before any work) and the claims
+    to run: those named, each of which must take a data set, or all that do."""
+    from iln.datasets import LIBSVM_PREFIX, load_libsvm
+
+    try:
+        load_libsvm(path)
+    except (OSError, ValueError) as error:
+        raise UsageError(f"--data: {error}") from None
+    takers = [c.id for c in known.values() if c.with_data is not None]
+    refused = [c for c in claims if c not in takers]
+    if refused:
+        raise UsageError(f"--data: {', '.join(refused)} run on no data set; the claims that do: "
+                         f"{', '.join(takers)}")
+    # Absolute, so that the workers (and a later run) read the same file whatever their folder.
+    found = path.expanduser()
+    name = LIBSVM_PREFIX + str(found.resolve() if found.is_file() else path)
+    claims = list(claims) or takers
+    for claim_id in claims:
+        try:  # a file too small for a claim's grid, say: a usage error now, not a run of errors
+            known[claim_id].config(profile, name)
+        except ValueError as error:
+            raise UsageError(f"--data: {claim_id}: {error}") from None
+    return name, claims
+
+
+def _changed_claims(args, known: dict, claims: list[str], data: str | None) -> list[str]:
     """The claims of ``--changed``, each printed with what changed."""
-    selected = [known[c] for c in (args.claims or known)]
-    hashes = {c.id: runner.trials_key(c.config(args.profile)) for c in selected}
+    selected = [known[c] for c in (claims or known)]
+    hashes = {c.id: runner.trials_key(c.config(args.profile, data)) for c in selected}
     if not args.store.exists() and not args.changed:
         return [c.id for c in selected]  # nothing stored: every claim runs
     try:

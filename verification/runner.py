@@ -391,7 +391,8 @@ def _decide(claims: list[Claim], records: dict[str, list[dict]], configs: dict[s
 
 def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed: int = 0,
         jobs: int | None = None, scheduler: str | None = None, store: str | os.PathLike = DEFAULT_STORE,
-        alpha: float = DEFAULT_ALPHA, quiet: bool = False, defect: str | None = None) -> RunResult:
+        alpha: float = DEFAULT_ALPHA, quiet: bool = False, defect: str | None = None,
+        data: str | None = None) -> RunResult:
     """Run the trials of the claims that the store lacks, then decide their verdicts.
 
     Parameters
@@ -416,6 +417,9 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
         process and in every worker for the duration of the run.  Its trials are stored
         under their own configuration hash, so they never mix with those of the
         unmodified code.
+    data : str, optional
+        Run the claims on this data set (``"libsvm:PATH"`` for a user's file) through each
+        claim's :attr:`~verification.catalog.Claim.with_data`; every claim named must take one.
     """
     everything = catalog.load()
     claim_ids = list(everything) if not claim_ids else list(dict.fromkeys(claim_ids))
@@ -436,11 +440,13 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
 
         defects.get(defect)  # a ValueError naming an unknown defect, before any work
     claims = [everything[c] for c in claim_ids]
+    if data is not None and any(c.with_data is None for c in claims):
+        raise ValueError(f"data: claims {[c.id for c in claims if c.with_data is None]} run on no data set")
     # Evaluated before a defect is planted: the planned sample sizes are the unmodified ones.
     configs, failed = {}, {}
     for c in claims:
         try:
-            configs[c.id] = c.config(profile)
+            configs[c.id] = c.config(profile, data)
         except Exception as error:  # a sample-size plan that raises: this claim's error only
             failed[c.id] = error_verdict(c.id, "configuration", _describe(error), seed=seed, profile=profile)
     hashes = {cid: trials_key(config, defect) for cid, config in configs.items()}
@@ -452,6 +458,7 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
         meta = {"seed": seed, "profile": profile, "versions": versions(), "git_revision": git_revision(),
                 "started": started.isoformat(timespec="seconds"), "jobs": jobs, "scheduler": scheduler,
                 "alpha": alpha, "claims": claim_ids, **({"defect": defect} if defect else {}),
+                **({"data": data} if data else {}),
                 "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
                 f"{platform.system()} {platform.release()}", "command": _command()}
         # Read what the store holds before writing to it: a store damaged inside then stops
