@@ -86,6 +86,7 @@ def test_readme_example_has_the_package_files():
                                          ["python", "-m"]]
 
 
+@pytest.mark.system
 def test_third_party_paper_is_in_list_run_report_and_selftest(installed, tmp_path):
     env = _env(installed)
     listing, run, report, selftest = _readme_commands()
@@ -144,6 +145,7 @@ def _dist_info(site: Path, name: str, entry_points: str) -> Path:
                                                                "PAPER = Paper(versions={'RKS': 'x'}, claims='x')\n"},
      r"declares the version key 'RKS', which paper 'rks' declares too"),
 ])
+@pytest.mark.system
 def test_a_broken_plugin_is_named_and_left_out(tmp_path, entry, files, why):
     site = _dist_info(tmp_path / "site", "brokenpaper", entry)
     for path, text in files.items():

@@ -16,7 +16,7 @@ from scipy import linalg, special
 
 from iln.datasets import load_sklearn_dataset, standardize
 from iln.features import FeatureFamily, RandomFourier
-from iln.function_class import AtomFeatures, KernelMember, LabelledSupport, atom_member
+from iln.function_class import AtomFeatures, AtomMember, KernelMember, LabelledSupport, atom_member
 
 __all__ = ["DESCRIPTIONS", "ClassInstance", "class_instance", "risk_minimizer", "standardized"]
 
@@ -41,7 +41,7 @@ class ClassInstance:
 
     name: str
     family: FeatureFamily
-    member: object
+    member: KernelMember | AtomMember
     support: LabelledSupport
     C: float
     sign_features: bool
@@ -77,6 +77,8 @@ DESCRIPTIONS = {
 @functools.cache
 def class_instance(name: str, C: float = 1.0) -> ClassInstance:
     """The instance called ``name`` (see :data:`DESCRIPTIONS`) with the class scalar C."""
+    family: FeatureFamily
+    member: KernelMember | AtomMember
     if name == "orthogonal":
         table = linalg.hadamard(32).astype(np.float64)
         family = AtomFeatures(table, np.full(32, 1 / 32))
