@@ -49,8 +49,8 @@ from __future__ import annotations
 import contextlib
 import sys
 import types
-from typing import Literal
 from collections.abc import Hashable, Iterable, Iterator
+from typing import Literal
 
 from verification.fingerprint import MODULE, PACKAGES, ROOT, CodeIndex, is_fingerprinted
 
