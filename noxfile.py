@@ -10,18 +10,25 @@ nox.options.default_venv_backend = "venv"
 VERDICTS = "reports/verdicts.sqlite"
 
 
+#: the tiers ``nox -s tests`` leaves to .ci/run (markers declared in pyproject.toml).
+SLOW_TIERS = "not slow and not system"
+
+
 @nox.session
 def tests(session):
-    """Run the test suite (benchmarks run once each, untimed)."""
+    """Run the fast tiers of the test suite, slowest 20 listed (``nox -s tests -- ARGS`` passes
+    ARGS to pytest instead, ``-m ""`` for every tier, as .ci/run does)."""
     session.install(".[test]")
-    session.run("pytest", *session.posargs)
+    session.run("pytest", *(session.posargs or ["-m", SLOW_TIERS, "--durations=20"]))
 
 
 @nox.session
 def lint(session):
-    """Check style and common bugs with ruff."""
-    session.install("ruff")
+    """Check style and common bugs with ruff, and the types of iln and verification with mypy."""
+    session.install(".", "ruff", "mypy")
     session.run("ruff", "check", "iln", "verification", "tests", "noxfile.py")
+    # Settings (the files, the libraries without types) are in pyproject.toml's [tool.mypy].
+    session.run("mypy")
 
 
 @nox.session

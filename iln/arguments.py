@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import TypeVar
 
 import numpy as np
 
@@ -16,6 +17,9 @@ __all__ = ["MAX_LENGTH", "choice", "closed_unit", "finite_real", "integer", "len
 
 #: The most float64 entries one numpy array can hold: its size in bytes must fit in a signed
 #: ``intp``.  Beyond it numpy refuses the array with a message that names no argument.
+#: a str type, kept by :func:`choice` (a Literal of the accepted values, say).
+_S = TypeVar("_S", bound=str)
+
 MAX_LENGTH = np.iinfo(np.intp).max // np.dtype(np.float64).itemsize
 
 
@@ -113,14 +117,14 @@ def closed_unit(value, name: str) -> float:
     return value
 
 
-def choice(value, name: str, choices: tuple[str, ...]) -> str:
-    """One of ``choices`` (a tuple of str)."""
+def choice(value: _S, name: str, choices: tuple[str, ...]) -> _S:
+    """One of ``choices`` (a tuple of str), returned as given (so a ``Literal`` stays one)."""
     if not isinstance(choices, tuple) or not all(isinstance(c, str) for c in choices):
         raise TypeError(f"choices must be a tuple of str (the values {name} accepts), "
                         f"got {type(choices).__name__}")
     if not isinstance(value, str) or value not in choices:
         raise ValueError(f"{name} must be one of {choices}, got {value!r}")
-    return str(value)
+    return value
 
 
 def real_array(values, name: str) -> np.ndarray:

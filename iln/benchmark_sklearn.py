@@ -184,7 +184,8 @@ def compare(datasets=tuple(DATASETS), seeds=range(5), test_size: float = 0.25) -
         results: dict[str, tuple[str, list, list]] = {}
         for seed in seeds:
             X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=test_size, random_state=seed)
-            for learner, (budget, make) in learners(task, *X_train.shape, K, seed).items():
+            n, d = X_train.shape
+            for learner, (budget, make) in learners(task, n, d, K, seed).items():
                 model = make()
                 # SGD stops at its default max_iter on some splits: the table reports its
                 # default behaviour, warnings included, so silence only that one.
@@ -192,10 +193,10 @@ def compare(datasets=tuple(DATASETS), seeds=range(5), test_size: float = 0.25) -
                     warnings.simplefilter("ignore", ConvergenceWarning)
                     start = time.perf_counter()
                     model.fit(X_train, y_train)
-                    seconds = time.perf_counter() - start
+                    elapsed = time.perf_counter() - start
                 entry = results.setdefault(learner, (budget, [], []))
                 entry[1].append(float(model.score(X_test, y_test)))
-                entry[2].append(seconds)
+                entry[2].append(elapsed)
         best = max(statistics.mean(results[p][1]) for p in RANDOM_FEATURE_PIPELINES)
         for learner, (budget, scores, seconds) in results.items():
             ours = not (learner in RANDOM_FEATURE_PIPELINES or "reference" in learner)

@@ -293,9 +293,7 @@ def section6_data(
 
 def _uniform_labels(rng: np.random.Generator, X: np.ndarray, labels) -> np.ndarray:
     y = _check_labels(labels, X)
-    if y is None:
-        y = rng.uniform(-1.0, 1.0, size=X.shape[0])
-    return y
+    return np.asarray(rng.uniform(-1.0, 1.0, size=X.shape[0])) if y is None else y
 
 
 def unit_ball_data(

@@ -25,6 +25,7 @@ Three implementations with the same distribution:
 from __future__ import annotations
 
 import numbers
+import operator
 
 import numpy as np
 
@@ -34,6 +35,7 @@ from iln.features import check_family, check_features
 __all__ = [
     "MAX_M",
     "METHODS",
+    "check_m",
     "draw_floor",
     "estimate_scalar_product",
     "estimate_scalar_product_numpy",
@@ -49,12 +51,14 @@ METHODS = ("fast", "numpy", "reference")
 MAX_M = 2**62
 
 
-def _check_m(m) -> int:
+def check_m(m) -> int:
+    """The number of samples ``m`` of Algorithm 2, checked: an int in ``1..MAX_M``."""
     if isinstance(m, bool) or not isinstance(m, numbers.Integral):
         raise TypeError(f"m must be a positive int (the number of samples), got {type(m).__name__}")
-    if m < 1:
+    count = operator.index(m)
+    if count < 1:
         raise ValueError(f"m must be >= 1 (the number of samples), got {m}")
-    if m > MAX_M:
+    if count > MAX_M:
         raise ValueError(f"m must be at most MAX_M = 2**62 (Algorithm 2 counts its samples in "
                          f"int64), got {m}")
     return int(m)
@@ -78,7 +82,7 @@ def _validate(alpha, X, x, m, family):
     if x_arr.ndim != 1:
         raise ValueError(f"x must be one point, a 1-D array of length {family.dim}, got shape {x_arr.shape}")
     x = family.check_inputs(x_arr, "x")[0]
-    return alpha, X, x, _check_m(m), family
+    return alpha, X, x, check_m(m), family
 
 
 def estimate_scalar_product_reference(alpha, X, x, m, family, *, seed) -> float:
@@ -154,8 +158,8 @@ def _numpy(alpha, X, x, m, family, seed):
         n = min(chunk, m - lo)
         idx = rng.choice(len(alpha), size=n, p=q)
         W = family.sample(n, rng)
-        at_support = family._psi_indexed(X, idx, W)
-        at_x = family._psi_indexed(x_row, np.zeros(n, dtype=np.intp), W)
+        at_support = family.psi_indexed(X, idx, W)
+        at_x = family.psi_indexed(x_row, np.zeros(n, dtype=np.intp), W)
         total += float(np.dot(signs[idx] * at_support, at_x))
     return float(norm1 / m * total)
 

@@ -167,8 +167,12 @@ class FeatureFamily(ABC):
     def _psi_rows(self, X: np.ndarray, W: np.ndarray) -> np.ndarray:
         """``psi(X[k]; W[k])`` for each k (X and W have the same length)."""
 
-    def _psi_indexed(self, X: np.ndarray, idx: np.ndarray, W: np.ndarray) -> np.ndarray:
-        """``psi(X[idx[k]]; W[k])`` for each k; families that read one coordinate skip the row gather."""
+    def psi_indexed(self, X: np.ndarray, idx: np.ndarray, W: np.ndarray) -> np.ndarray:
+        """``psi(X[idx[k]]; W[k])`` for each k; families that read one coordinate skip the row gather.
+
+        The inner loop of Algorithm 2 (:mod:`iln.estimator`): nothing is checked, so ``X`` and
+        ``W`` must already have passed :meth:`check_inputs` and :meth:`check_parameters`.
+        """
         return self._psi_rows(X[idx], W)
 
     def psi(self, X, W) -> np.ndarray:
@@ -230,9 +234,11 @@ class FeatureFamily(ABC):
         """Validate inputs for this family; subclasses add their domain (e.g. the unit ball)."""
         return check_features(X, self.dim, name)
 
-    #: columns of one parameter row ``W[k]`` in the family's layout; ``None`` when the family
-    #: fixes none (a :class:`CustomFamily` passes ``W`` on to the user's ``psi``).
-    param_width: int | None = None
+    @property
+    def param_width(self) -> int | None:
+        """Columns of one parameter row ``W[k]`` in the family's layout; ``None`` when the family
+        fixes none (a :class:`CustomFamily` passes ``W`` on to the user's ``psi``)."""
+        return None
 
     def check_parameters(self, W, name: str = "W") -> np.ndarray:
         """Validate parameters for :meth:`psi`: real numbers and, when the family fixes its
@@ -256,7 +262,7 @@ class _CoordinateFamily(FeatureFamily):
     param_width = 1
 
     def _psi_rows(self, X, W):
-        return self._psi_indexed(X, np.arange(X.shape[0]), W)
+        return self.psi_indexed(X, np.arange(X.shape[0]), W)
 
     def check_parameters(self, W, name="W"):
         W = super().check_parameters(W, name)
@@ -272,7 +278,7 @@ class _CoordinateFamily(FeatureFamily):
         W = self.check_parameters(W)
         n_x, n_w = X.shape[0], W.shape[0]
         idx = np.repeat(np.arange(n_x), n_w)
-        return self._psi_indexed(X, idx, np.tile(W, (n_x, 1))).reshape(n_x, n_w)
+        return self.psi_indexed(X, idx, np.tile(W, (n_x, 1))).reshape(n_x, n_w)
 
 
 class RandomCoordinate(_CoordinateFamily):
@@ -289,7 +295,7 @@ class RandomCoordinate(_CoordinateFamily):
         n = _check_count(n)
         return rng.integers(0, self.dim, size=n).astype(np.float64)[:, None]
 
-    def _psi_indexed(self, X, idx, W):
+    def psi_indexed(self, X, idx, W):
         return X[idx, W[:, 0].astype(np.intp)]
 
     def _kernel(self, X, Y):
@@ -333,7 +339,7 @@ class RandomStump(_CoordinateFamily):
         t = rng.standard_normal(n)
         return np.column_stack([d, t])
 
-    def _psi_indexed(self, X, idx, W):
+    def psi_indexed(self, X, idx, W):
         return self.scale * np.sign(X[idx, W[:, 0].astype(np.intp)] - W[:, 1])
 
     def _kernel(self, X, Y):

@@ -276,7 +276,8 @@ class AtomFeatures(FeatureFamily):
             raise ValueError(f"{name} must hold support indices in 0..{self.n_points - 1}")
         return X
 
-    def _atoms(self, W) -> np.ndarray:
+    def atoms(self, W) -> np.ndarray:
+        """The atom indices that the parameters ``W`` (shape ``(n, 1)``) hold, checked."""
         W = np.asarray(W, dtype=np.float64).reshape(-1)
         if W.size and (np.any(np.round(W) != W) or W.min() < 0 or W.max() >= self.n_atoms):
             raise ValueError(f"W must hold atom indices in 0..{self.n_atoms - 1}")
@@ -284,10 +285,10 @@ class AtomFeatures(FeatureFamily):
 
     def psi(self, X, W):
         X = self.check_inputs(X)
-        return self.table[np.ix_(X[:, 0].astype(np.intp), self._atoms(W))]
+        return self.table[np.ix_(X[:, 0].astype(np.intp), self.atoms(W))]
 
     def _psi_rows(self, X, W):
-        return self.table[X[:, 0].astype(np.intp), self._atoms(W)]
+        return self.table[X[:, 0].astype(np.intp), self.atoms(W)]
 
     def _kernel(self, X, Y):
         A = self.table[X[:, 0].astype(np.intp)]
@@ -375,7 +376,7 @@ class AtomMember:
         object.__setattr__(self, "C", C)
 
     def importance_weights(self, W) -> np.ndarray:
-        return self.beta[self.family._atoms(W)]
+        return self.beta[self.family.atoms(W)]
 
     def values(self, X) -> np.ndarray:
         X = self.family.check_inputs(X)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -168,7 +169,7 @@ class ShrinkingGradientResult:
             if epsilon is None or delta is None:
                 raise ValueError("m, or both epsilon and delta, must be given")
             m = theory.test_time_m_corrected(epsilon, delta, float(np.abs(alpha).sum()) or 1.0)
-        m = estimator._check_m(m)
+        m = estimator.check_m(m)
         return np.array([
             estimator.estimate_validated(alpha, self.X, X_new[j], m, self.family,
                                          random_streams.child(seed, j), method)
@@ -182,11 +183,17 @@ LabelSource = np.ndarray | Callable[[int, np.ndarray, np.ndarray, np.ndarray], f
 def _check_positive(name: str, value, integer: bool = False):
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a positive {'int' if integer else 'number'}, got {type(value).__name__}")
-    if integer and not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be a positive int, got {value!r}")
-    if not (math.isfinite(value) and value > 0):
+    if integer:
+        if not isinstance(value, numbers.Integral):
+            raise TypeError(f"{name} must be a positive int, got {value!r}")
+        count = operator.index(value)
+        if count <= 0:
+            raise ValueError(f"{name} must be positive and finite, got {value}")
+        return count
+    number = float(value)
+    if not (math.isfinite(number) and number > 0):
         raise ValueError(f"{name} must be positive and finite, got {value}")
-    return int(value) if integer else float(value)
+    return number
 
 
 def _check_label(y: float, t: int) -> float:
@@ -217,7 +224,7 @@ def _validate(X, y, family, B, eta, m, update, method, oracle):
     if B < 1:
         raise ValueError(f"B must be >= 1 (Theorem 1, both versions), got {B}")
     eta = theory.eta_proof(B, T) if eta is None else _check_positive("eta", eta)
-    m = _proof_m(B, T, eta) if m is None else estimator._check_m(_check_positive("m", m, integer=True))
+    m = _proof_m(B, T, eta) if m is None else estimator.check_m(_check_positive("m", m, integer=True))
     if update not in UPDATES:
         raise ValueError(f"update must be one of {UPDATES}, got {update!r}")
     estimator.check_method(method)

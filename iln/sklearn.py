@@ -165,7 +165,7 @@ def _best_pass(runs: dict, online_losses) -> tuple[float, dict]:
     for step, run in runs.items():
         per_round = online_losses(run)
         losses[step] = float(per_round[per_round.shape[0] // 2:].mean())
-    return min(losses, key=losses.get), losses
+    return min(losses, key=losses.__getitem__), losses
 
 
 class _Domain:

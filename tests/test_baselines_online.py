@@ -309,13 +309,13 @@ def test_fixed_random_test_predictions_approach_the_kernel_predictor():
 # Budgets counted exactly: a family that counts every evaluation of psi.
 # ---------------------------------------------------------------------------------------
 class CountingCoordinate(RandomCoordinate):
-    """Random coordinates that count evaluations (every path goes through _psi_indexed)."""
+    """Random coordinates that count evaluations (every path goes through psi_indexed)."""
 
     count = 0
 
-    def _psi_indexed(self, X, idx, W):
+    def psi_indexed(self, X, idx, W):
         type(self).count += len(W)
-        return super()._psi_indexed(X, idx, W)
+        return super().psi_indexed(X, idx, W)
 
 
 class CountingSign(RandomSign):

@@ -28,6 +28,8 @@ import pytest
 from verification import catalog, cli, incremental, runner
 from verification.store import Store
 
+pytestmark = pytest.mark.system
+
 ROOT = Path(__file__).resolve().parents[1]
 #: about 26 batches of the smoke profile, a few seconds in all: long enough to strike part-way.
 CLAIMS = ["iln.lemma4.hoeffding", "iln.lemma5.tail", "iln.thm1.test_time"]

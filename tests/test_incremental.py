@@ -20,10 +20,12 @@ import pytest
 from verification import catalog, cli, fingerprint, incremental, reach, runner
 from verification.store import Store
 
+pytestmark = pytest.mark.system
+
 ROOT = Path(__file__).resolve().parents[1]
 CLAIMS = ["iln.alg2.unbiased", "iln.lemma4.hoeffding", "rks.lemma2.risk_approximation"]
 #: a function of Algorithm 2 that the two ILN claims' trials call and the RKS claim's do not.
-EDITED_UNIT = "iln/estimator.py:_check_m"
+EDITED_UNIT = "iln/estimator.py:check_m"
 #: the edit: the same function written differently, so the verdicts must not move.
 EDIT = ("iln/estimator.py", "    return int(m)\n", "    m = int(m)\n    return m\n")
 #: a function none of the three claims reaches (the demo's argument parser).
@@ -49,7 +51,9 @@ def _run(root: Path, *args: str, store: str = "s.sqlite", jobs: int = 1) -> tupl
     """``iln-verify run`` in the copy: exit status, stdout, and the JSON document if written."""
     out = root / "run.json"
     out.unlink(missing_ok=True)
-    env = {**os.environ, "PYTHONPATH": str(root), "GIT_CEILING_DIRECTORIES": str(root.parent)}
+    # The copy first; the rest of PYTHONPATH stays (the papers' plug-ins may be found there).
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
+           "GIT_CEILING_DIRECTORIES": str(root.parent)}
     done = subprocess.run([sys.executable, "-m", "verification", "run", *args, "--profile", "smoke",
                            "--jobs", str(jobs), "--quiet", "--store", str(root / store), "--json", str(out)],
                           cwd=root, env=env, capture_output=True, text=True, timeout=600, check=False)
@@ -193,7 +197,7 @@ def test_fingerprints_are_the_same_in_every_process(tmp_path):
             " for c in catalog.load().values()}))")
     # Another process, with another string-hash seed than this one's (random by default).
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                          env={**os.environ, "PYTHONHASHSEED": "1", "PYTHONPATH": str(ROOT)},
+                          env={**os.environ, "PYTHONHASHSEED": "1", "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])},
                           timeout=120, check=True)
     assert json.loads(done.stdout) == states
 

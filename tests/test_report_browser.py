@@ -34,6 +34,8 @@ import pytest
 from verification import runner
 from verification.report import write_report
 
+pytestmark = pytest.mark.system
+
 #: claims whose details have every plot shape: tail points with a correction, means, fits
 #: with their data, the fitted run-time exponents, the regenerated Figure 1.
 CLAIMS = ["iln.lemma4.hoeffding", "iln.alg2.unbiased", "iln.thm1.regret", "iln.thm1.runtime",

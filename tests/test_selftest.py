@@ -55,7 +55,8 @@ def test_an_edit_whose_snippet_is_gone_refuses_and_leaves_nothing_planted():
 def test_unknown_defect_names_the_argument(tmp_path):
     with pytest.raises(ValueError, match="unknown defect 'nope'"):
         defects.get("nope")
-    with pytest.raises(ValueError, match="unknown defect"):
+    # The runner plants what it is given and knows no defect by name (it never imports the self-test).
+    with pytest.raises(TypeError, match=r"defect must be a Planting.*got 'nope'"):
         runner.run([DECISION_CLAIM], profile="smoke", jobs=1, store=tmp_path / "s.sqlite", quiet=True,
                    defect="nope")
     assert not (tmp_path / "s.sqlite").exists()  # refused before any work
@@ -84,7 +85,7 @@ def test_defect_on_a_dask_cluster_is_planted_then_removed(tmp_path):
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
         planted = runner.run([TRIAL_CLAIM], profile="smoke", seed=2, scheduler=cluster.scheduler_address,
-                             store=tmp_path / "a.sqlite", quiet=True, defect=TRIAL_DEFECT)
+                             store=tmp_path / "a.sqlite", quiet=True, defect=defects.get(TRIAL_DEFECT))
         # The same worker serves the next run: the defect must have left with the first.
         clean = runner.run([TRIAL_CLAIM], profile="smoke", seed=2, scheduler=cluster.scheduler_address,
                            store=tmp_path / "b.sqlite", quiet=True)

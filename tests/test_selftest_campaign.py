@@ -13,6 +13,8 @@ from verification.selftest import campaign, defects, reach, suites
 from verification.selftest import fingerprint as fp
 from verification.selftest.mutation import DefectOutcome
 
+pytestmark = pytest.mark.system
+
 ROOT = Path(__file__).resolve().parents[1]
 CLAIM = "iln.lemma4.hoeffding"
 DEFECT = "theory_hoeffding_range"

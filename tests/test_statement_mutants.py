@@ -22,7 +22,9 @@ def test_counterexample_is_the_stored_one_and_refutes_the_mutant(name):
     computed = mutant.counterexample()
     assert computed.pop("violates_mutant") is True
     assert computed == mutant.stored
-    assert mutant.why and mutant.statement and mutant.edits
+    assert mutant.why
+    assert mutant.statement
+    assert mutant.edits
 
 
 @pytest.mark.parametrize("name", statements.names())
@@ -120,6 +122,7 @@ def test_summary_json_carries_the_statement_mutants(tmp_path):
     summary = gather(store, tmp_path).summary["selftest"]["statement_mutants"]
     assert (summary["total"], summary["detected"]) == (1, 1)
     entry = summary["by_claim"]["iln.lemma3.grad_norm"][0]
-    assert entry["name"] == "grad_norm_constant_halved" and entry["detected"]
+    assert entry["name"] == "grad_norm_constant_halved"
+    assert entry["detected"]
     assert entry["counterexample"] == statements.get("grad_norm_constant_halved").stored
     assert json.loads(json.dumps(summary)) == summary

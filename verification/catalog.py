@@ -1,5 +1,13 @@
 """The claim catalog: every checked statement of the papers, as data.
 
+A paper is a plug-in: a :class:`Paper` (its printed versions and the package of its claims)
+published in the entry-point group :data:`ENTRY_POINTS`, ``iln_verify.papers``, of an installed
+distribution.  This project's two papers are found that way too (``pyproject.toml``), so a
+third paper needs no change here: the README's "Adding a paper" walks through one.  Importing
+a paper's claims package registers its claims, errata and instances; a paper whose entry point
+or claims package raises is left out with a :class:`PaperWarning` naming its entry point
+(:func:`broken_papers`), and the other papers load as usual.
+
 A :class:`Claim` names its sources in each paper version with the statement as
 printed (LaTeX), its decision rule, its expected verdict, its configuration per
 profile, a *trial* (a pure function of the configuration and a seed returning a
@@ -18,9 +26,11 @@ import hashlib
 import importlib
 import json
 import pkgutil
+import warnings
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from importlib import metadata
 from typing import Any
 
 import numpy as np
@@ -31,29 +41,176 @@ __all__ = [
     "CLAIM_KINDS",
     "DESIGN_ALPHA",
     "DESIGN_POWER",
+    "ENTRY_POINTS",
     "ERRATUM_KINDS",
     "PAPERS",
     "PROFILES",
     "SEQUENTIAL",
     "Claim",
     "Erratum",
+    "NoPaperError",
+    "Paper",
+    "PaperWarning",
     "Quote",
     "Source",
+    "broken_papers",
     "claim_key",
     "config_hash",
     "errata",
     "get",
     "load",
+    "paper_of",
+    "papers",
     "register",
     "register_erratum",
 ]
 
-#: the paper versions a source may cite (shared/papers/README.md).
-PAPERS = {
-    "ICML": "Livni, Carmon, Globerson, Learning Infinite Layer Networks Without the Kernel Trick, ICML 2017",
-    "arXiv": "Globerson, Livni, Learning Infinite-Layer Networks: Beyond the Kernel Trick (arXiv)",
-    "RKS": "Rahimi, Recht, Weighted Sums of Random Kitchen Sinks, NIPS 2008",
-}
+#: the entry-point group a paper is published in: ``name = "package.module:OBJECT"`` with OBJECT
+#: a :class:`Paper`; the name is the paper's, and the first dotted part of its claims' ids.
+ENTRY_POINTS = "iln_verify.papers"
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A paper the harness checks, as its plug-in publishes it (see :data:`ENTRY_POINTS`).
+
+    Attributes
+    ----------
+    versions : mapping str -> str
+        The printed versions of the paper a :class:`Source` or :class:`Quote` may cite, each
+        key (``"ICML"``, ``"arXiv"``) mapped to the full reference.  Keys are unique across
+        all papers.
+    claims : str
+        The importable package (or module) of the paper's claims: importing it and every
+        module under it registers the claims (:func:`register`), the errata
+        (:func:`register_erratum`) and, through the claims' imports, the instances.  The
+        module that holds the :class:`Paper` itself must register nothing, since it is
+        imported to learn the versions before any claim is built.
+    """
+
+    versions: Mapping[str, str]
+    claims: str
+
+    def __post_init__(self):
+        if not isinstance(self.versions, Mapping) or not self.versions:
+            raise TypeError(f"versions must be a non-empty mapping of version key -> reference, "
+                            f"got {self.versions!r}")
+        bad = [k for k, v in self.versions.items() if not (isinstance(k, str) and k and isinstance(v, str))]
+        if bad:
+            raise TypeError(f"versions must map non-empty str keys to str references; bad keys: {bad}")
+        if not isinstance(self.claims, str) or not self.claims:
+            raise TypeError(f"claims must be the name of an importable package, got {self.claims!r}")
+
+
+class NoPaperError(RuntimeError):
+    """No paper is published in the entry-point group: the project is not installed."""
+
+
+class PaperWarning(UserWarning):
+    """A paper's plug-in could not be loaded: it is left out and the other papers load."""
+
+
+#: entry-point name -> Paper, once the entry points are read (:func:`papers`).
+_PAPERS: dict[str, Paper] | None = None
+#: entry-point name -> why that paper is left out of the catalog.
+_BROKEN: dict[str, str] = {}
+#: papers whose claims package was imported (successfully or not).
+_IMPORTED: set[str] = set()
+#: True while the entry points are read: a paper module that builds a Source then recurses.
+_READING = False
+
+
+def _leave_out(name: str, why: str) -> None:
+    _BROKEN[name] = why
+    warnings.warn(f"paper {name!r} left out: {why}", PaperWarning, stacklevel=3)
+
+
+def papers() -> dict[str, Paper]:
+    """The papers published in the entry-point group :data:`ENTRY_POINTS`, by name.
+
+    The entry points are read once per process.  One that cannot be loaded, that is not a
+    :class:`Paper`, whose name is taken or that shares a version key with another paper (both
+    are then left out: a source citing the key could be either's) is left out, with a :class:`PaperWarning` naming it (:func:`broken_papers`); so is one
+    whose claims package raised on import (:func:`load`).
+    """
+    global _PAPERS, _READING
+    if _PAPERS is not None:
+        # A paper whose claims package raised (load) is left out from then on.
+        return {name: paper for name, paper in _PAPERS.items() if name not in _BROKEN}
+    if _READING:
+        raise RuntimeError(f"a module published in the entry-point group {ENTRY_POINTS} built a Source or "
+                           "Quote while the papers were being read: the module holding the Paper must "
+                           "not import its claims (Paper.claims names them)")
+    _READING = True
+    found: dict[str, Paper] = {}
+    try:
+        for ep in sorted(metadata.entry_points(group=ENTRY_POINTS), key=lambda e: (e.name, e.value)):
+            where = f"entry point {ep.name} = {ep.value} (group {ENTRY_POINTS})"
+            if ep.name in found:
+                _leave_out(ep.name, f"{where}: the name {ep.name!r} is already taken by {found[ep.name]!r}")
+                continue
+            try:
+                paper = ep.load()
+            except Exception as error:  # one broken plug-in never takes the other papers down
+                _leave_out(ep.name, f"{where} cannot be loaded: {type(error).__name__}: {error}")
+                continue
+            if not isinstance(paper, Paper):
+                _leave_out(ep.name, f"{where} is a {type(paper).__name__}, not a verification.catalog.Paper")
+                continue
+            found[ep.name] = paper
+        # A version key two papers declare could be either's: neither paper is trusted with it.
+        declared: dict[str, list[str]] = {}
+        for name, paper in found.items():
+            for key in paper.versions:
+                declared.setdefault(key, []).append(name)
+        for key, names in declared.items():
+            for name in names if len(names) > 1 else ():
+                others = [n for n in names if n != name]
+                _leave_out(name, f"entry point {name} (group {ENTRY_POINTS}) declares the version key "
+                                 f"{key!r}, which paper {others[0]!r} declares too")
+                found.pop(name, None)
+        _PAPERS = found
+    finally:
+        _READING = False
+    return dict(found)
+
+
+def broken_papers() -> dict[str, str]:
+    """Papers left out of the catalog, by entry-point name: why (the entry point, the error)."""
+    load()
+    return dict(_BROKEN)
+
+
+def paper_of(claim_id: str) -> str:
+    """The paper a claim id belongs to: its first dotted part, which must name a paper."""
+    name = claim_id.split(".", 1)[0]
+    if "." not in claim_id or name not in papers():
+        raise ValueError(f"claim id {claim_id!r} must start with a paper's name and a dot; the papers "
+                         f"of the entry-point group {ENTRY_POINTS} are {sorted(papers())}")
+    return name
+
+
+class _Versions(Mapping[str, str]):
+    """Every paper's versions, version key -> reference, read from the plug-ins on first use."""
+
+    def _all(self) -> dict[str, str]:
+        return {k: v for paper in papers().values() for k, v in paper.versions.items()}
+
+    def __getitem__(self, key: str) -> str:
+        return self._all()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __repr__(self) -> str:
+        return f"PAPERS({self._all()!r})"
+
+
+#: the paper versions a source may cite, key -> reference: the union of the papers' versions.
+PAPERS: Mapping[str, str] = _Versions()
 #: profiles, from seconds (unit tests) to the committed report (DESIGN.md, Runner).
 PROFILES = ("smoke", "quick", "full")
 #: the false-alarm level sample sizes are planned for: a CI run's family-wise budget of 1e-3
@@ -252,18 +409,42 @@ _ERRATA: list[Erratum] = []
 
 
 def register(claim: Claim) -> Claim:
-    """Add a claim to the catalog (ids are unique)."""
+    """Add a claim to the catalog (ids are unique, and start with their paper's name)."""
+    paper_of(claim.id)
     if claim.id in _CATALOG and _CATALOG[claim.id] is not claim:
         raise ValueError(f"claim id {claim.id!r} is registered twice")
     _CATALOG[claim.id] = claim
     return claim
 
 
+def _import_claims(name: str, paper: Paper) -> None:
+    """Import every module of a paper's claims package; on an error, leave the paper out."""
+    try:
+        package = importlib.import_module(paper.claims)
+        for info in pkgutil.walk_packages(getattr(package, "__path__", []), package.__name__ + "."):
+            importlib.import_module(info.name)
+    except Exception as error:  # one broken plug-in never takes the other papers down
+        for claim_id in [c for c in _CATALOG if c.split(".", 1)[0] == name]:
+            del _CATALOG[claim_id]
+        _ERRATA[:] = [e for e in _ERRATA if e.claim_id.split(".", 1)[0] != name]
+        _leave_out(name, f"its claims package {paper.claims!r} (entry point {name}, group {ENTRY_POINTS}) "
+                         f"raised on import: {type(error).__name__}: {error}")
+
+
 def load() -> dict[str, Claim]:
-    """Import every module of :mod:`verification.claims` and return the catalog, by id."""
-    package = importlib.import_module("verification.claims")
-    for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
-        importlib.import_module(info.name)
+    """Import the claims of every paper (:func:`papers`) and return the catalog, by id.
+
+    Raises :class:`NoPaperError` when no paper is published at all: the project is then not
+    installed, or was installed before its entry points existed (``pip install -e .``
+    again).
+    """
+    for name, paper in papers().items():
+        if name not in _IMPORTED:
+            _IMPORTED.add(name)
+            _import_claims(name, paper)
+    if not _PAPERS and not _BROKEN:
+        raise NoPaperError(f"no paper is published in the entry-point group {ENTRY_POINTS}: install the "
+                           "project (pip install -e .), again if it was installed before the group existed")
     return dict(sorted(_CATALOG.items()))
 
 
@@ -277,6 +458,7 @@ def get(claim_id: str) -> Claim:
 
 def register_erratum(erratum: Erratum) -> Erratum:
     """Add an erratum that is not a claim's own (see :attr:`Claim.erratum`) to the ledger."""
+    paper_of(erratum.claim_id)
     if erratum not in _ERRATA:
         _ERRATA.append(erratum)
     return erratum

@@ -61,9 +61,10 @@ DEFAULT_REPORT = runner.DEFAULT_STORE.parent / "report"
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="iln-verify", description="Check the claims of the ILN and RKS papers.")
+    parser = _Parser(prog="iln-verify", description="Check the claims of the papers published in the "
+                                                   f"entry-point group {catalog.ENTRY_POINTS}.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    p = sub.add_parser("list", help="list the claims and the errata ledger")
+    p = sub.add_parser("list", help="list the papers, the claims and the errata ledger")
     p.add_argument("--json", action="store_true", help="print the catalog as JSON")
     p = sub.add_parser("run", help="run claims and decide their verdicts")
     p.add_argument("claims", nargs="*", metavar="CLAIM", help="claim ids (default: all)")
@@ -124,8 +125,11 @@ def _fmt(value, spec=".3g") -> str:
 
 def _list(args) -> int:
     claims = catalog.load()
+    papers, left_out = catalog.papers(), catalog.broken_papers()
     if args.json:
-        doc = {"claims": [{"id": c.id, "title": c.title, "kind": c.kind, "expected": c.expected, "rule": c.rule,
+        doc = {"papers": {name: {"versions": dict(p.versions), "claims": p.claims} for name, p in papers.items()},
+               "left_out": left_out,
+               "claims": [{"id": c.id, "title": c.title, "kind": c.kind, "expected": c.expected, "rule": c.rule,
                            "sources": c.sources_json()} for c in claims.values()],
                "errata": [{"claim": e.claim_id, "printed": dict(e.printed), "counterexample": e.counterexample,
                            "corrected": e.corrected, "check": e.check, "kind": e.kind,
@@ -133,6 +137,12 @@ def _list(args) -> int:
                                       for q in e.quotes]} for e in catalog.errata()]}
         print(json.dumps(doc, indent=2))
         return EXIT_OK
+    print(f"Papers (entry-point group {catalog.ENTRY_POINTS}):")
+    for name, paper in papers.items():
+        print(f"  {name}: " + "; ".join(f"{key}: {ref}" for key, ref in paper.versions.items()))
+    for name, why in left_out.items():
+        print(f"  {name}: LEFT OUT: {why}")
+    print()
     for c in claims.values():
         where = "; ".join(f"{s.paper} {s.location}" for s in c.sources)
         print(f"{c.id:32s} {c.kind:12s} {c.expected:24s} {c.title} [{where}]")
@@ -296,7 +306,7 @@ def main(argv=None) -> int:
         args = _parser().parse_args(argv)
         return {"list": _list, "run": _run, "show": _show, "report": _report,
                 "diff": _diff}[args.command](args)
-    except (UsageError, StoreError) as error:
+    except (UsageError, StoreError, catalog.NoPaperError) as error:
         print(f"iln-verify: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except concurrent.futures.process.BrokenProcessPool as error:

@@ -94,7 +94,7 @@ def _without_docstring(body: list[ast.stmt]) -> list[ast.stmt]:
     return body
 
 
-def _function(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
+def _function(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.stmt:
     # A copy with the body's docstring dropped; nested functions keep theirs (they are rare).
     return type(node)(name=node.name, args=node.args, body=_without_docstring(node.body),
                       decorator_list=node.decorator_list, returns=node.returns,
@@ -121,7 +121,7 @@ def source_units(text: str) -> dict[str, str]:
     SyntaxError
         The source does not parse.
     """
-    parts: dict[str, list[ast.AST]] = {}
+    parts: dict[str, list[ast.stmt]] = {}
     rest: list[ast.stmt] = []
     functions = (ast.FunctionDef, ast.AsyncFunctionDef)
     for node in _without_docstring(ast.parse(text).body):
@@ -139,9 +139,10 @@ def source_units(text: str) -> dict[str, str]:
                 decorator_list=node.decorator_list))
         else:
             rest.append(node)
-    parts.setdefault(MODULE, []).append(ast.Module(body=rest, type_ignores=[]))
-    return {name: _digest(ast.Module(body=nodes, type_ignores=[])) if len(nodes) > 1 else _digest(nodes[0])
-            for name, nodes in parts.items()}
+    digests = {name: _digest(ast.Module(body=nodes, type_ignores=[])) if len(nodes) > 1 else _digest(nodes[0])
+               for name, nodes in parts.items()}
+    digests[MODULE] = _digest(ast.Module(body=rest, type_ignores=[]))  # last, as it always was
+    return digests
 
 
 @dataclass(frozen=True)

@@ -99,7 +99,9 @@ def _substitute(pattern: str, replacement, normal: _Normal) -> _Normal:
     callable of the match returning one, replaces the match, its characters taken to come
     from where the match starts.
     """
-    chars, origin, last = [], [], 0
+    chars: list[str] = []
+    origin: list[int] = []
+    last = 0
     for match in re.finditer(pattern, normal.chars):
         chars.append(normal.chars[last:match.start()])
         origin.extend(normal.origin[last:match.start()])

@@ -50,6 +50,7 @@ import contextlib
 import sys
 import types
 from collections.abc import Hashable, Iterable, Iterator
+from typing import Literal
 
 from verification.fingerprint import MODULE, PACKAGES, ROOT, CodeIndex, is_fingerprinted
 
@@ -97,7 +98,7 @@ class Recorder:
         # Every code object seen, ours or not, so that the trace function returns at once the
         # second time; the value says where it belongs (None: a file of ours; a str: a module
         # of ours without a source file; False: not ours).
-        self._seen: dict[types.CodeType, str | bool | None] = {}
+        self._seen: dict[types.CodeType, str | Literal[False] | None] = {}
         self._kernels: set[types.CodeType] = set()
         self._clocks: set[str] = set()  # the files of the code that names a clock
 

@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
@@ -38,7 +39,7 @@ from verification.catalog import Claim
 from verification.store import Store
 from verification.verdicts import ERROR, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, VIOLATED, Verdict
 
-__all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "ClaimOutcome", "RunResult", "run", "run_batch", "run_batch_traced",
+__all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "ClaimOutcome", "Planting", "RunResult", "run", "run_batch", "run_batch_traced",
            "trials_key"]
 
 #: the run's family-wise false-alarm budget (DESIGN.md: 1e-3 in CI).
@@ -230,7 +231,34 @@ def _reuse_notes(keys: dict[str, incremental.Keying], have: dict[str, int], n: d
     return out
 
 
-def _worker_init(defect: str | None = None) -> None:
+class Planting(Protocol):
+    """A change of the code planted for one run: the self-test's defects are the ones there are.
+
+    The runner knows nothing of the self-test: it plants what it is given, in its own process
+    and in every worker.  Workers get the object by pickling, so it must pickle (a frozen
+    dataclass of module-level functions does); :class:`verification.selftest.defects.Defect`
+    is one.
+
+    Attributes
+    ----------
+    name : str
+        Names the change: the run's trials are stored under a configuration hash of their own
+        (:func:`trials_key`), so they never mix with those of the unmodified code.
+    """
+
+    name: str
+
+    def apply(self) -> Callable[[], None]:
+        """Plant the change in the calling process; returns the function that removes it."""
+
+
+def _check_planting(defect: object) -> None:
+    if not (isinstance(getattr(defect, "name", None), str) and callable(getattr(defect, "apply", None))):
+        raise TypeError("defect must be a Planting, an object with a str name and an apply() (for "
+                        f"example verification.selftest.defects.get(name)), got {defect!r}")
+
+
+def _worker_init(defect: Planting | None = None) -> None:
     # Each worker process is one unit of parallelism: numba threads inside it would
     # oversubscribe the cores (the numbers do not depend on the thread count).
     import numba
@@ -239,21 +267,13 @@ def _worker_init(defect: str | None = None) -> None:
     if defect is not None:
         # A self-test run (verification.selftest): the worker dies with the pool, so the
         # defect is never removed.
-        _plant(defect)
-
-
-def _plant(defect: str) -> Callable[[], None]:
-    """Plant a named defect of :mod:`verification.selftest.defects`; returns its undo."""
-    # Imported here: an ordinary run never loads the self-test.
-    from verification.selftest import defects
-
-    return defects.get(defect).apply()
+        defect.apply()
 
 
 @contextlib.contextmanager
-def _planted(defect: str | None):
+def _planted(defect: Planting | None):
     """``defect`` planted in this process (trials of ``jobs=1`` and every decision), or nothing."""
-    undo = _plant(defect) if defect is not None else None
+    undo = defect.apply() if defect is not None else None
     try:
         yield
     finally:
@@ -302,7 +322,7 @@ def _progress(total: int, quiet: bool):
                 mininterval=0.5 if interactive else 30.0, file=sys.stderr)
 
 
-def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect: str | None = None,
+def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect: Planting | None = None,
              function: Callable = run_batch) -> None:
     """Run ``tasks`` (tuples of ``function``'s arguments) and call ``on_done(task, result)`` as each ends.
 
@@ -315,9 +335,9 @@ def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect:
         with Client(scheduler, timeout="30s") as client:
             plugin = None
             if defect is not None:
-                from verification.selftest.dask_plugin import DefectPlugin
+                from verification.dask_plugin import PlantingPlugin
 
-                plugin = DefectPlugin(defect)
+                plugin = PlantingPlugin(defect)
                 client.register_plugin(plugin, name=plugin.name)
             try:
                 futures = {client.submit(function, *task, pure=False): task for task in tasks}
@@ -391,7 +411,7 @@ def _decide(claims: list[Claim], records: dict[str, list[dict]], configs: dict[s
 
 def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed: int = 0,
         jobs: int | None = None, scheduler: str | None = None, store: str | os.PathLike = DEFAULT_STORE,
-        alpha: float = DEFAULT_ALPHA, quiet: bool = False, defect: str | None = None,
+        alpha: float = DEFAULT_ALPHA, quiet: bool = False, defect: Planting | None = None,
         data: str | None = None) -> RunResult:
     """Run the trials of the claims that the store lacks, then decide their verdicts.
 
@@ -412,11 +432,11 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
         Family-wise false-alarm budget of the run, split over the claims (Holm).
     quiet : bool
         No progress bar.
-    defect : str, optional
-        Self-test only (:mod:`verification.selftest`): plant this named defect in this
-        process and in every worker for the duration of the run.  Its trials are stored
-        under their own configuration hash, so they never mix with those of the
-        unmodified code.
+    defect : Planting, optional
+        Self-test only (:mod:`verification.selftest`, which passes
+        ``verification.selftest.defects.get(name)``): plant this change in this process and
+        in every worker for the duration of the run.  Its trials are stored under their own
+        configuration hash, so they never mix with those of the unmodified code.
     data : str, optional
         Run the claims on this data set (``"libsvm:PATH"`` for a user's file) through each
         claim's :attr:`~verification.catalog.Claim.with_data`; every claim named must take one.
@@ -436,9 +456,7 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
     if not (0 < alpha < 1):
         raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
     if defect is not None:
-        from verification.selftest import defects
-
-        defects.get(defect)  # a ValueError naming an unknown defect, before any work
+        _check_planting(defect)  # before any work
     claims = [everything[c] for c in claim_ids]
     if data is not None and any(c.with_data is None for c in claims):
         raise ValueError(f"data: claims {[c.id for c in claims if c.with_data is None]} run on no data set")
@@ -449,7 +467,8 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
             configs[c.id] = c.config(profile, data)
         except Exception as error:  # a sample-size plan that raises: this claim's error only
             failed[c.id] = error_verdict(c.id, "configuration", _describe(error), seed=seed, profile=profile)
-    hashes = {cid: trials_key(config, defect) for cid, config in configs.items()}
+    defect_name = None if defect is None else defect.name
+    hashes = {cid: trials_key(config, defect_name) for cid, config in configs.items()}
 
     started = _dt.datetime.now(_dt.UTC)
     clock = time.perf_counter()
@@ -457,13 +476,13 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
     with Store(store, created_by=versions()["iln-verify"]) as db, db.run_lock(), _planted(defect):
         meta = {"seed": seed, "profile": profile, "versions": versions(), "git_revision": git_revision(),
                 "started": started.isoformat(timespec="seconds"), "jobs": jobs, "scheduler": scheduler,
-                "alpha": alpha, "claims": claim_ids, **({"defect": defect} if defect else {}),
+                "alpha": alpha, "claims": claim_ids, **({"defect": defect_name} if defect_name else {}),
                 **({"data": data} if data else {}),
                 "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
                 f"{platform.system()} {platform.release()}", "command": _command()}
         # Read what the store holds before writing to it: a store damaged inside then stops
         # the run with a StoreError and is left as it was.
-        keys = _keyed_trials(db, [c for c in claims if c.id not in failed], hashes, seed, profile, defect)
+        keys = _keyed_trials(db, [c for c in claims if c.id not in failed], hashes, seed, profile, defect_name)
         # An ordinary run traces its trials (the self-test's defects are not in the code on disk).
         token = None if defect is not None else f"{os.getpid()}-{time.time_ns()}"
 

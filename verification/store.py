@@ -497,7 +497,7 @@ class Store:
             record.
         """
         key = _trial_key(seed, profile, claim_id, config_hash)
-        rows = []
+        rows: list[tuple[Any, ...]] = []
         for position, trial in enumerate(trials):
             name = f"trials[{position}]"
             try:
@@ -575,7 +575,8 @@ class Store:
             f" FROM code_states{where} ORDER BY save_seq DESC",
             params,
         )
-        return [CodeState(*row[:6], _decode(row[6]), _decode(row[7]), bool(row[8])) for row in rows]
+        return [CodeState(seed, profile, claim, config, code, key, _decode(units), _decode(versions), bool(traced))
+                for seed, profile, claim, config, code, key, units, versions, traced in rows]
 
     def count_trials(
         self, seed: int | None = None, profile: str | None = None, claim_id: str | None = None
@@ -668,6 +669,8 @@ class Store:
                 "INSERT INTO runs (seed, profile, started, meta) VALUES (?, ?, ?, ?)",
                 (seed, profile, _now(), text),
             )
+            if cursor.lastrowid is None:  # sqlite3 sets it on every INSERT
+                raise StoreError("starting a run: SQLite returned no id for the new run")
             return cursor.lastrowid
 
     def finish_run(self, run_id: int, meta: dict[str, Any]) -> None:

@@ -56,6 +56,7 @@ import math
 import time
 import warnings
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from scipy import optimize, sparse
@@ -492,7 +493,7 @@ class AdaBoostResult:
     seed : numpy.random.SeedSequence
     """
 
-    model: object = field(repr=False)
+    model: Any = field(repr=False)  # scikit-learn's AdaBoost, fitted (scikit-learn has no types)
     n_estimators: int
     train_seconds: float
     seed: np.random.SeedSequence

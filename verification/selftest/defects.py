@@ -276,8 +276,8 @@ _CATALOG = (
                     "of the w used for psi(x_i; w).",
         breaks="Algorithm 2's product psi(x_i; w_k) psi(x; w_k) with one w_k (both versions), "
                "whose mean is the kernel k(x_i, x) (ICML eq. 2-3; arXiv eq. 2).",
-        edits=(CodeEdit(_EST, "_numpy", "at_x = family._psi_indexed(x_row, np.zeros(n, dtype=np.intp), W)",
-                        "at_x = family._psi_indexed(x_row, np.zeros(n, dtype=np.intp), "
+        edits=(CodeEdit(_EST, "_numpy", "at_x = family.psi_indexed(x_row, np.zeros(n, dtype=np.intp), W)",
+                        "at_x = family.psi_indexed(x_row, np.zeros(n, dtype=np.intp), "
                         "family.sample(n, rng))"),),
         probe=functools.partial(_estimator_probe, "coordinate", "numpy"),
     ),

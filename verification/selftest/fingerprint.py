@@ -44,7 +44,7 @@ SOURCES = (
     # The self-test's own code that plants defects and computes a unit's verdicts.
     "verification/selftest/defects.py",
     "verification/selftest/injection.py",
-    "verification/selftest/dask_plugin.py",
+    "verification/dask_plugin.py",
     "verification/selftest/reach.py",
     "verification/selftest/mutation.py",
     "verification/selftest/campaign.py",

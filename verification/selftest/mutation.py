@@ -184,7 +184,7 @@ def run_defect(name: str | None, claims: Sequence[str], *, profile: str, seed: i
         copy_control_trials(copied, name, profile=profile, seed=seed, control=control, store=store)
     start = time.perf_counter()
     kwargs = {"profile": profile, "seed": seed, "jobs": jobs, "scheduler": scheduler,
-              "store": store, "quiet": quiet, "defect": name, "alpha": alpha}
+              "store": store, "quiet": quiet, "defect": defect, "alpha": alpha}
     try:
         result = runner.run(list(claims), **kwargs)
         verdicts = {o.claim.id: o.verdict.verdict for o in result.outcomes}

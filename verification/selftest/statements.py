@@ -328,7 +328,7 @@ def _hinge_deviation_tail(m: int, delta: float) -> Fraction:
     threshold = math.sqrt(math.log(1 / delta) / (2 * m))
     total = Fraction(0)
     for j in range(32):
-        p = Fraction(1, 2) + Fraction(2, 5) * Fraction(sum(int(v) * int(h) for v, h in zip(vote, table[:, j])), 32)
+        p = Fraction(1, 2) + Fraction(2, 5) * Fraction(sum(int(v) * int(h) for v, h in zip(vote, table[:, j], strict=True)), 32)
         mean = 2 * p - 1
         for k in range(m + 1):
             deviation = abs(Fraction(2 * k - m, m) - mean)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from iln.data import adversarial_label, alternating_labels, section6_data, two_point_inputs
-from iln.features import RandomCoordinate, RandomReLU, RandomSign
+from iln.features import FeatureFamily, RandomCoordinate, RandomReLU, RandomSign
 from iln.random_streams import child
 from iln.shrinking_gradient import ShrinkingGradientResult, shrinking_gradient
 
@@ -51,6 +51,7 @@ def algorithm1_run(name: str, T: int, m: int, seed: np.random.SeedSequence,
     ``tie_B2`` use m = 64, a power of two that keeps their estimates exact.
     ``record_alpha`` keeps every ``alpha^(t)`` (see :func:`iln.shrinking_gradient.shrinking_gradient`).
     """
+    family: FeatureFamily
     if name in ("ascent_adversary", "descent_adversary"):
         family = RandomCoordinate(4)
         X = np.full((T, 4), 0.99)

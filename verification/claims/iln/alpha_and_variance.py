@@ -53,6 +53,8 @@ def alpha_l1_decide(records, config, alpha) -> Verdict:
             shrinks += r["shrinks"]
             if worst is None or r["ratio"] > worst[2]["ratio"]:
                 worst = (index, name, r)
+    if worst is None:
+        raise ValueError("records must hold at least one run")
     index, name, r = worst
     runs = [r2 for rec in records for r2 in rec.values()]
     broken = sum(bool(r2["violations"]) for r2 in runs)

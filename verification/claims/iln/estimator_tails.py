@@ -230,7 +230,7 @@ def _eps(run, t, target):
 
 def algorithm1_tail_trial(config, seed) -> dict:
     """One run per configured run name; per round of the grid: whether |E_t - <f_t, Phi(x_t)>| > eps_t."""
-    record = {}
+    record: dict[str, bool | float] = {}
     for j, name in enumerate(config["runs"]):
         run = algorithm1_run(name, config["T"], config["m"], child(seed, j))
         for t in config["rounds"]:

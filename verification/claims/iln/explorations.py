@@ -166,7 +166,7 @@ def families_decide(records, config, alpha) -> Verdict:
     l1_broken = [k for k, v in worst_l1.items() if v > 1 + SLACK]
     if not l1_broken:
         return verdict
-    key = max(l1_broken, key=worst_l1.get)
+    key = max(l1_broken, key=worst_l1.__getitem__)
     return replace(verdict, verdict=VIOLATED, counterexample={
         "point": key, "alpha_l1_ratio": worst_l1[key], "statement": "||alpha^(t)||_1 <= (16B+1) eta t"})
 
@@ -212,7 +212,7 @@ def ablation_m(T: int, fraction: float) -> int:
 
 def _ablation_fractions(config) -> list[float]:
     """The grid's fractions, largest first, less those that round to an m already on it."""
-    by_m = {}
+    by_m: dict[int, float] = {}
     for q in sorted(config["fractions"], reverse=True):
         by_m.setdefault(ablation_m(config["T"], q), q)
     return list(by_m.values())

@@ -66,6 +66,7 @@ DESCRIPTIONS = {
 @functools.cache
 def estimator_instance(name: str) -> EstimatorInstance:
     """The instance called ``name`` (see :data:`DESCRIPTIONS`)."""
+    family: FeatureFamily
     if name == "two_point":
         family = RandomSign(2)
         alpha, X, x = np.array([1.0]), np.array([[1.0, 0.0]]), np.array([0.0, 1.0])

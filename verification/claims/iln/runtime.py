@@ -132,7 +132,7 @@ def _repetitions(points) -> tuple[dict, bool]:
     """Time per (repetition, T, B): the benchmark's ``rep``, or, in the old format (no
     ``rep``), the rounds of each grid point, which are reported but are not independent."""
     interleaved = all(p["rep"] is not None for p in points)
-    times = defaultdict(dict)
+    times: defaultdict[int, dict] = defaultdict(dict)
     for p in points:
         if interleaved:
             # The benchmark times one round per repetition and point; more rounds (run back

@@ -28,3 +28,9 @@ Expected verdicts, written down from a reading of the paper before any check was
   use the thousands of features it needs to reach AdaBoost's lower errors, so at some error
   level of the grid the speed-up is below 10 on most seeds.
 """
+
+from verification.catalog import Paper
+
+#: the paper's plug-in, published as ``rks`` in the entry-point group ``iln_verify.papers``.
+PAPER = Paper(versions={"RKS": "Rahimi, Recht, Weighted Sums of Random Kitchen Sinks, NIPS 2008"},
+              claims=__name__)

@@ -25,7 +25,7 @@ from iln.datasets import (
     standardize,
 )
 from iln.features import FeatureFamily, RandomFourier
-from iln.function_class import AtomFeatures, KernelMember, LabelledSupport, atom_member
+from iln.function_class import AtomFeatures, AtomMember, KernelMember, LabelledSupport, atom_member
 from iln.synthetic_benchmarks import adult_like, kdd_like
 
 __all__ = ["DATASETS", "DESCRIPTIONS", "ClassInstance", "class_instance", "dataset",
@@ -52,7 +52,7 @@ class ClassInstance:
 
     name: str
     family: FeatureFamily
-    member: object
+    member: KernelMember | AtomMember
     support: LabelledSupport
     C: float
     sign_features: bool
@@ -88,6 +88,8 @@ DESCRIPTIONS = {
 @functools.cache
 def class_instance(name: str, C: float = 1.0) -> ClassInstance:
     """The instance called ``name`` (see :data:`DESCRIPTIONS`) with the class scalar C."""
+    family: FeatureFamily
+    member: KernelMember | AtomMember
     if name == "orthogonal":
         table = linalg.hadamard(32).astype(np.float64)
         family = AtomFeatures(table, np.full(32, 1 / 32))
