@@ -441,3 +441,35 @@ def test_fields_other_issues_add_to_verdicts_are_shown_when_present():
     (plain,) = forest_rows([("c", "claims/c.html", _verdict("holds", 0.2, 0.5, [0.1, 0.3]))])
     assert plain.detectable is None
     assert "smallest ratio detected" not in forest_svg([plain])
+
+
+def test_the_type_one_and_statement_mutant_campaigns_come_from_their_own_documents(store, tmp_path):
+    base = {"complete": True, "pending": [], "fingerprint": {"sha256": "cd" * 32}, "defects": [],
+            "defects_planned": [], "mutation_score": None, "gaps": [],
+            "false_alarms": {"seeds": [0], "n_verdicts": 1, "differing": [], "rate": 0.0,
+                             "interval": [0.0, 0.975], "level": 0.95,
+                             "per_seed": {"0": {"verdicts": {}, "elapsed_s": 1.0}}},
+            "faults": None, "bad_input": None, "meta": {"claims": ["iln.lemma5.tail"], "profile": "quick"}}
+    (tmp_path / "selftest.json").write_text(json.dumps(base))
+    seeds = list(range(200))
+    type_one = {**base, "false_alarms": {**base["false_alarms"], "seeds": seeds, "alpha": 0.05,
+                                         "claims": ["iln.lemma5.tail"], "profile": "smoke",
+                                         "per_seed": {str(s): {"verdicts": {}} for s in seeds}},
+                "meta": {"claims": ["iln.lemma5.tail"], "profile": "smoke", "alpha": 0.05,
+                         "git_revision": "e5949f3", "expected": {"iln.lemma5.tail": "holds"}}}
+    (tmp_path / "selftest-type-one.json").write_text(json.dumps(type_one))
+    entry = {"name": "m1", "claim": "iln.lemma5.tail", "kind": "prefactor dropped", "statement": "P <= x",
+             "counterexample": {"probability": "1"}, "verdict": "holds", "error": None, "detected": False}
+    mutants = {**base, "statement_mutants": {"total": 1, "detected": 0, "by_claim": {"iln.lemma5.tail": [entry]},
+                                             "gaps": ["m1"], "planned": ["m1"], "rule": "r"},
+               "meta": {"profile": "smoke", "git_revision": "abc"}}
+    (tmp_path / "selftest-statement-mutants.json").write_text(json.dumps(mutants))
+    write_report(store, tmp_path)
+    summary = json.loads((tmp_path / "summary.json").read_text())["selftest"]
+    # The rate over 200 seeds at alpha 0.05, not the one seed of selftest.json.
+    assert (summary["type_one"]["seeds"], summary["type_one"]["alpha"]) == (200, 0.05)
+    assert summary["type_one"]["interval"][1] == pytest.approx(0.0183, abs=1e-4)
+    assert (summary["statement_mutants"]["total"], summary["statement_mutants"]["gaps"]) == (1, ["m1"])
+    page = (tmp_path / "selftest.html").read_text()
+    assert "statement mutants (smoke profile): 0 of 1" in page
+    assert "GAP: not detected" in page

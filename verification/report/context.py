@@ -57,6 +57,9 @@ SELFTEST_FILE = "selftest.json"
 #: the type I campaign's document (python -m verification.selftest --parts false_alarms
 #: --expected holds,holds_after_correction --seeds 200 --alpha 0.05), beside SELFTEST_FILE.
 TYPE_ONE_FILE = "selftest-type-one.json"
+#: the statement mutants' document (python -m verification.selftest --parts statement_mutants),
+#: beside SELFTEST_FILE: a campaign of minutes, run again whenever a check changes.
+MUTANTS_FILE = "selftest-statement-mutants.json"
 EXPLORATION_MARK = ".explore."
 #: version of summary.json's layout: 2 added ``schema_version`` and, per claim, ``run_id`` and
 #: ``revision`` (the run that saved its verdict).
@@ -397,11 +400,17 @@ def _read_selftest(store: Path, out: Path, name: str) -> dict | None:
 
 
 def _selftest(store: Path, out: Path) -> dict | None:
-    """``selftest.json``, with the type I campaign's document under ``"type_one_campaign"``
-    when both are found."""
+    """``selftest.json``, with the type I campaign's document under ``"type_one_campaign"`` and
+    the statement mutants' part in place of its own when those documents are found beside it."""
     doc = _read_selftest(store, out, SELFTEST_FILE)
     if doc is None:
         return None
+    mutants = _read_selftest(store, out, MUTANTS_FILE)
+    if mutants is not None and mutants.get("statement_mutants"):
+        doc = {**doc, "statement_mutants": {**mutants["statement_mutants"],
+                                            "git_revision": mutants["meta"].get("git_revision"),
+                                            "profile": mutants["meta"].get("profile"),
+                                            "complete": mutants.get("complete")}}
     type_one = _read_selftest(store, out, TYPE_ONE_FILE)
     if type_one is not None:
         doc = {**doc, "type_one_campaign": {"false_alarms": {"type_one": error_rates(type_one)["type_one"]},

@@ -185,6 +185,23 @@ def error_rates(doc: Mapping) -> dict:
     return {"type_one": own or alarms.type_one(), "type_two": alarms.type_two(), "stable": alarms.stable()}
 
 
+def _statement_mutants(doc: Mapping) -> list[Table]:
+    part = doc.get("statement_mutants")
+    if not part or not part.get("by_claim"):
+        return []
+    rows = tuple((e["claim"], e["name"], e["kind"], e["statement"],
+                  "; ".join(f"{k} {v}" for k, v in e["counterexample"].items()),
+                  e["verdict"] if not e.get("error") else "error",
+                  "detected" if e["detected"] else "GAP: not detected")
+                 for entries in part["by_claim"].values() for e in entries)
+    where = f" ({part['profile']} profile)" if part.get("profile") else ""
+    return [Table(f"statement mutants{where}: {part['detected']} of {part['total']} provably false "
+                  "statements rejected by their claim's check (a mutant not detected is a gap of the "
+                  "check, kept, not dropped)",
+                  ("claim", "mutant", "kind", "mutated statement", "exact counterexample", "verdict", "outcome"),
+                  rows)]
+
+
 def _error_kinds(doc: Mapping) -> list[Table]:
     if not doc["false_alarms"].get("seeds") or not doc["false_alarms"].get("claims"):
         return []
@@ -248,6 +265,6 @@ def selftest_tables(doc: Mapping) -> list[Table]:
         ``doc`` lacks an entry of the schema.
     """
     check_document(doc)
-    return [_summary(doc), *_defects(doc), *_error_kinds(doc), *_false_alarms(doc),
+    return [_summary(doc), *_defects(doc), *_statement_mutants(doc), *_error_kinds(doc), *_false_alarms(doc),
             *_suite(doc, "faults", "faults (part 3)"),
             *_suite(doc, "bad_input", "bad input (part 4)")]
