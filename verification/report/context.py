@@ -535,7 +535,11 @@ def gather(store: str | Path, out: str | Path) -> ReportContext:
                   "statement on a log scale, oriented so that right of 1 the printed statement is "
                   "exceeded (for a lower bound the ratio is bound / statistic), with its interval; "
                   "a diamond marks the corrected statement where there is one. A row whose bound "
-                  "is 0, negative or a band has no ratio and says so.", forest_svg(rows_))
+                  "is 0, negative or a band has no ratio and says so. The conformance claims of "
+                  "the code (the implementation against its transcription) are in the table below, "
+                  "not in the plot: they are not statements of the papers.",
+                  # Only the papers' statements: the first screen answers what the papers get wrong.
+                  forest_svg(tuple(r for r in rows_ if known[r.claim_id].kind == "statement")))
     selftest = _selftest(store, out)
     views = tuple(replace(v, stability=_stability(v.id, selftest)) for v in views)
     return ReportContext(views, errata, run, _reproducibility(run, views), rows_, forest, selftest,
