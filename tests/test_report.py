@@ -473,3 +473,16 @@ def test_the_type_one_and_statement_mutant_campaigns_come_from_their_own_documen
     page = (tmp_path / "selftest.html").read_text()
     assert "statement mutants (smoke profile): 0 of 1" in page
     assert "GAP: not detected" in page
+
+
+def test_a_figure_claim_s_finding_is_its_headline_and_names_stand_in_data():
+    # Issue 20: the headline names the cells/parts, and a verdict on substitute data says so.
+    on_proxy = {**_verdict("violated", 0.04, 0.8, [0.0, 0.08]),
+                "details": {"headline": "violated on adult_like (deciding)",
+                            "data": {"label": "adult-like synthetic data", "proxy": True,
+                                     "description": "a stand-in"}}}
+    on_file = {**on_proxy, "details": {**on_proxy["details"],
+                                       "data": {"label": "the LIBSVM file a9a", "proxy": False}}}
+    proxy_row, file_row = forest_rows([("f", "claims/f.html", on_proxy), ("g", "claims/g.html", on_file)])
+    assert proxy_row.finding == "Violated on adult_like (deciding), on adult-like synthetic data."
+    assert file_row.finding == "Violated on adult_like (deciding)."

@@ -28,6 +28,7 @@ from verification.report.forest import (
     comparison,
     field,
     forest_rows,
+    proxy_data,
     forest_svg,
     printed_and_corrected,
     ratio_text,
@@ -144,6 +145,11 @@ class ClaimView:
     @property
     def id(self) -> str:
         return self.claim.id
+
+    @property
+    def proxy_data(self) -> Mapping | None:
+        """The stand-in data the verdict was decided on (issue 20 item 4), else None."""
+        return None if self.verdict is None else proxy_data(self.verdict)
 
     @property
     def status(self) -> str:

@@ -302,9 +302,35 @@ def _where(verdict) -> str:
     return ""
 
 
+def proxy_data(verdict) -> Mapping | None:
+    """The data note of a verdict decided on a stand-in for the paper's data (its ``data``
+    detail with ``proxy`` true and a ``label``), else None.
+
+    >>> proxy_data({"details": {"data": {"label": "adult-like synthetic data", "proxy": True}}})["label"]
+    'adult-like synthetic data'
+    >>> proxy_data({"details": {"data": {"label": "the LIBSVM file a9a", "proxy": False}}}) is None
+    True
+    """
+    data = field(verdict, "data")
+    return data if isinstance(data, Mapping) and data.get("proxy") and data.get("label") else None
+
+
 def _finding(group: str, c: Comparison, corrected: float | None, verdict) -> str:
     """One plain sentence saying what was found, with its numbers (the group's heading says
-    the verdict)."""
+    the verdict): a claim's own ``headline`` where it has one (a figure claim naming its cells
+    or parts), else the measured comparison; followed by the data it was decided on when
+    that is a stand-in for the paper's (issue 20 item 4: "on adult-like synthetic data")."""
+    headline = field(verdict, "headline")
+    sentence = (headline[:1].upper() + headline[1:] + "." if isinstance(headline, str) and headline
+                else _measured(group, c, corrected, verdict))
+    data = proxy_data(verdict)
+    if data is not None:
+        sentence = f"{sentence[:-1]}, on {data['label']}."
+    return sentence
+
+
+def _measured(group: str, c: Comparison, corrected: float | None, verdict) -> str:
+    """The finding sentence from the verdict's statistic, bound and ratio."""
     where = _where(verdict)
     if c.ratio is None:
         if group == "fixed" and corrected is not None:

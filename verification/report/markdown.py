@@ -165,6 +165,9 @@ def claim_page(c: ClaimView) -> str:
         lines += [f"> {text(c.row.finding)}", "",
                   f"From {text(run)}: revision {text(c.revision or 'not recorded')}, {text(c.profile)} "
                   f"profile, seed {c.seed}, saved {text(c.saved_at)}.", ""]
+        if c.proxy_data is not None:
+            lines += [f"**Decided on {text(c.proxy_data['label'])}**, not on the paper's data: "
+                      f"{text(c.proxy_data.get('description', ''))}.", ""]
     for s in c.sources:
         lines += [f"**{s.source.paper}** ({text(s.paper_title)}), {text(s.source.location)}:", "",
                   _statement(s.statement), ""]

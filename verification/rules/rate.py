@@ -4,7 +4,8 @@ A rate claim states that a quantity grows no faster than ``size^a`` (``O(T^2)``,
 on a log-log scale, the slope of the quantity on the size is at most the printed exponent
 ``a``, give or take a stated ``tolerance`` for what the ``O~`` hides (logarithms shift a
 slope fitted over a finite grid).  A band, ``a_low - tolerance <= slope <= a + tolerance``,
-states both sides.  Each grid point of the rule (an axis: T, B, ...) receives one fitted
+states both sides, and a lower bound alone, ``slope >= a_low - tolerance`` ("decays at least
+like 1/K"), states only the lower one.  Each grid point of the rule (an axis: T, B, ...) receives one fitted
 slope per *independent repetition* of the whole measurement, so the repetitions, not the
 grid points, are the independent units; the rule decides on their mean.
 
@@ -62,10 +63,11 @@ class RatePoint:
         The point's name (the axis, say ``"T"``).
     slopes : sequence of float
         One fitted log-log slope per independent repetition (finite).
-    upper : float
-        The printed exponent: the statement is ``slope <= upper + tolerance``.
+    upper : float or None
+        The printed exponent: the statement is ``slope <= upper + tolerance``; None for a
+        statement with a lower side only (then ``lower`` is required).
     lower : float, optional
-        For a band, the printed lower exponent: also ``slope >= lower - tolerance``.
+        The printed lower exponent: the statement is (also) ``slope >= lower - tolerance``.
     tolerance : float, default 0
         What the statement allows beyond the printed exponents (the ``O~``'s logarithms over
         the grid), fixed before the data.
@@ -75,7 +77,7 @@ class RatePoint:
 
     key: str
     slopes: Sequence[float]
-    upper: float
+    upper: float | None
     lower: float | None = None
     tolerance: float = 0.0
     instance: Mapping | None = None
@@ -84,10 +86,12 @@ class RatePoint:
         if not (math.isfinite(self.tolerance) and self.tolerance >= 0):
             raise ValueError(f"tolerance must be finite and >= 0, got {self.tolerance!r}")
         # The ratio slope / bound is oriented only for a positive bound.
-        if not (math.isfinite(self.upper) and self.upper + self.tolerance > 0):
+        if self.upper is None and self.lower is None:
+            raise ValueError("upper and lower must not both be None: a rate statement needs a side")
+        if self.upper is not None and not (math.isfinite(self.upper) and self.upper + self.tolerance > 0):
             raise ValueError(f"upper + tolerance must be finite and > 0, got upper={self.upper!r}")
         if self.lower is not None and not (math.isfinite(self.lower) and self.lower - self.tolerance > 0
-                                           and self.lower <= self.upper):
+                                           and (self.upper is None or self.lower <= self.upper)):
             raise ValueError(f"lower - tolerance must be > 0 and lower <= upper, got lower={self.lower!r}")
         if not np.isfinite(np.asarray(self.slopes, dtype=np.float64)).all():
             raise ValueError(f"slopes of point {self.key!r} must be finite")
@@ -121,6 +125,16 @@ def detectable_effect(n: int, tail: float) -> float:
     return optimize.brentq(shortfall, 0.0, high, xtol=1e-10) / math.sqrt(n)
 
 
+def _sides(p: RatePoint) -> int:
+    """How many one-sided tests the point's statement makes (each takes a share of alpha)."""
+    return (p.upper is not None) + (p.lower is not None)
+
+
+def _bound(p: RatePoint) -> float:
+    """The point's headline bound: the upper side's, else the lower side's."""
+    return p.upper + p.tolerance if p.upper is not None else p.lower - p.tolerance
+
+
 def _side_pvalue(excess: float, se: float, df: int) -> float:
     """One-sided t test of H0 ``excess <= 0`` from the mean's excess over its bound."""
     if se == 0:  # identical slopes: the sign of the excess decides with certainty
@@ -133,7 +147,7 @@ def _refused(p: RatePoint, values: np.ndarray, why: str) -> PointDecision:
     n = values.size
     mean = float(values.mean()) if n else math.nan
     sd = float(values.std(ddof=1)) if n > 1 else math.nan
-    bound = p.upper + p.tolerance
+    bound = _bound(p)
     row = {"mean": mean, "n": n, "sd": sd, "bound": bound, "printed_exponent": p.upper,
            "tolerance": p.tolerance, "interval": [math.nan, math.nan], "ratio": mean / bound,
            "printed_violated": False, "printed_holds": False, "min_detectable_ratio": math.inf,
@@ -159,26 +173,28 @@ def _decide(p: RatePoint, tail: float, refuse: str | None) -> PointDecision:
     half = float(stats.t.ppf(1 - tail, df)) * se
     low, high = mean - half, mean + half
     shift = detectable_effect(n, tail) * sd  # the mean's detectable distance from a bound
-    upper = p.upper + p.tolerance
-    p_upper = _side_pvalue(mean - upper, se, df)
-    ratios = {"upper": mean / upper}
-    mdrs = {"upper": (upper + shift) / upper}
-    pvalues = {"upper": p_upper}
-    holds = high < upper
+    ratios, mdrs, pvalues, bounds = {}, {}, {}, {}
+    holds = True
+    if p.upper is not None:
+        upper = bounds["upper"] = p.upper + p.tolerance
+        pvalues["upper"] = _side_pvalue(mean - upper, se, df)
+        ratios["upper"] = mean / upper
+        mdrs["upper"] = (upper + shift) / upper
+        holds = high < upper
     if p.lower is not None:
-        lower = p.lower - p.tolerance
+        lower = bounds["lower"] = p.lower - p.tolerance
         pvalues["lower"] = _side_pvalue(lower - mean, se, df)
         # Oriented like the upper side: above 1 when the slope falls below the band.
         ratios["lower"] = lower / mean if mean > 0 else math.inf
         mdrs["lower"] = lower / (lower - shift) if lower > shift else math.inf
         holds = holds and low > lower
     side = max(ratios, key=ratios.get)
-    bound = upper if side == "upper" else p.lower - p.tolerance
+    bound = bounds[side]
     pvalue = min(pvalues.values())
     # Violated exactly when a side's p-value is at most its level (the interval's end then
     # lies past that side's bound), so the p-value and the decision agree.
     violated = pvalue <= tail
-    row = {"mean": mean, "n": n, "sd": sd, "bound": upper, "printed_exponent": p.upper,
+    row = {"mean": mean, "n": n, "sd": sd, "bound": _bound(p), "printed_exponent": p.upper,
            "tolerance": p.tolerance, "interval": [low, high], "ratio": ratios[side],
            "pvalues": pvalues, "printed_violated": violated, "printed_holds": holds,
            "min_detectable_ratio": min(mdrs.values()), "can_fail": True, "slopes": values.tolist()}
@@ -226,7 +242,7 @@ def rate_bound(claim_id: str, points: Sequence[RatePoint], alpha: float,
         raise ValueError("points must not be empty")
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
-    splits = sum(1 if p.lower is None else 2 for p in points)
+    splits = sum(_sides(p) for p in points)
     tail = alpha / splits
     decisions = [_decide(p, tail, refuse) for p in points]
     refused = [d for d in decisions if not d.can_fail]

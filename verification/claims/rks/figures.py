@@ -15,6 +15,7 @@ import functools
 import math
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -90,18 +91,19 @@ def _slopes(records, name, Ks) -> np.ndarray:
 
 def _decay_point(records, name, config) -> rules.RatePoint:
     """The rate rule's point of one data set: per-seed decay exponents ``-slope`` (so that the
-    printed exponent, 1, is positive as the rule's ratio needs) in the band ``1 +- tolerance``."""
-    low, high = config["band"]
-    exponent, tolerance = -(low + high) / 2, (high - low) / 2
-    return rules.RatePoint(key=name, slopes=-_slopes(records, name, _grid(config, name)), upper=exponent,
-                           lower=exponent, tolerance=tolerance, instance={"dataset": name})
+    printed exponent, 1, is positive as the rule's ratio needs), at least ``exponent -
+    tolerance``.  The statement has a lower side only: a decay faster than 1/K is not
+    evidence against "decays linearly" (issue 20), so no upper side spends alpha."""
+    return rules.RatePoint(key=name, slopes=-_slopes(records, name, _grid(config, name)), upper=None,
+                           lower=config["exponent"], tolerance=config["tolerance"], instance={"dataset": name})
 
 
 def alpha_inf_decide(records, config, alpha) -> Verdict:
     """Rate rule (:func:`verification.rules.rate_bound`): the mean over seeds of the decay
-    exponent of ``||alpha||_inf`` in K (minus the per-seed log-log slope) must lie in the
-    band (1 +- 0.2 for ``band = [-1.2, -0.8]``, "decays linearly"): holds when the t interval
-    lies inside it, violated when a side's t test puts it outside, each side at ``alpha / 2``.
+    exponent of ``||alpha||_inf`` in K (minus the per-seed log-log slope) must be at least
+    ``exponent - tolerance`` (1 - 0.2: "decays linearly", read as "at least like 1/K" up to the
+    tolerance fixed before running): holds when the one-sided t interval lies above it,
+    violated when the t test puts the mean below it, at ``alpha`` (one side).
     The verdict is on the first data set; the others (decided the same way) and the
     statsmodels fit (95%, seeds resampled whole) are details.  A rate over a finite grid of K
     is evidence, not proof."""
@@ -117,18 +119,28 @@ def alpha_inf_decide(records, config, alpha) -> Verdict:
         other = rules.rate_bound(FIG2_ID, [_decay_point(records, name, config)], alpha)
         others[name] = {"verdict": other.verdict, **other.details["points"][name]}
     first = config["datasets"][0]
-    return rules.rate_bound(FIG2_ID, [_decay_point(records, first, config)], alpha, details={
-        "band": list(config["band"]), "statistic": "decay exponent = -(log-log slope of ||alpha||_inf on K)",
+    verdict = rules.rate_bound(FIG2_ID, [_decay_point(records, first, config)], alpha, details={
+        "data": instances.data_note(first),
+        "statement": f"decay exponent >= {config['exponent'] - config['tolerance']:g} "
+                     f"(printed 1, tolerance {config['tolerance']:g}; a faster decay does not count against it)",
+        "statistic": "decay exponent = -(log-log slope of ||alpha||_inf on K)",
         "other_datasets_not_deciding": others, "loglog_fits": fits,
         "K": {name: _grid(config, name) for name in config["datasets"]},
         "median_alpha_inf_by_K": dict(zip(map(str, _grid(config, first)), fits[first]["median_alpha_inf"],
                                           strict=True))})
+    point = verdict.details["points"][first]
+    headline = "; ".join([
+        f"{verdict.verdict} on {first} (deciding): mean decay exponent {point['mean']:.3g} against >= "
+        f"{point['lower_bound']:.3g}",
+        *(f"{row['verdict']} on {name} ({row['mean']:.3g})" for name, row in others.items())])
+    return replace(verdict, details={**verdict.details, "headline": headline})
 
 
 def _fig2_seeds(effect):
-    """Seeds for a side of the rate rule's t test to detect a mean exponent ``effect``
-    standard deviations past a band end with the design power at the design level (halved
-    for the two sides): the smallest n with ``detectable_effect(n) <= effect``."""
+    """Seeds for the rate rule's one-sided t test to detect a mean exponent ``effect``
+    standard deviations below its bound with the design power at the design level (halved,
+    as when this plan was fixed for a band's two sides; the plan, and so the seeds, are kept):
+    the smallest n with ``detectable_effect(n) <= effect``."""
     n = rules.MIN_REPETITIONS
     while detectable_effect(n, DESIGN_ALPHA / 2) > effect:
         n += 1
@@ -145,6 +157,10 @@ _FIG2 = (r"\text{Figure 2: the } L_\infty \text{ norm of } \alpha \text{ returne
 # K <= m/3 and a quick profile's time.
 _FIG2_K = {"adult_like": [16, 32, 64, 128, 256, 512, 1024], "breast_cancer": [8, 16, 32, 64, 128],
            "digits": [8, 16, 32, 64, 128]}
+# "Decays linearly": the decay exponent of ||alpha||_inf in K is at least 1 - 0.2.  The
+# tolerance 0.2 is the band's half-width fixed before the first run; the band's upper end is
+# dropped (issue 20: a decay faster than 1/K is not evidence against the figure).
+_FIG2_SIDE = {"exponent": 1.0, "tolerance": 0.2}
 _FIG2_K_FULL = {**_FIG2_K, "adult_like": [*_FIG2_K["adult_like"], 2048],
                 "digits": [*_FIG2_K["digits"], 256]}
 
@@ -162,7 +178,7 @@ def _fig2_on(config, name: str) -> dict:
 
 register(Claim(
     id=FIG2_ID,
-    title="Figure 2: ||alpha||_inf of the unconstrained least squares weights decays like 1/K",
+    title="Figure 2: ||alpha||_inf of the unconstrained least squares weights decays (at least) like 1/K",
     sources=(Source("RKS", "Figure 2 and Section 4", _FIG2),),
     rule="rate",
     # Expected before running (see the package docstring): nearby stumps on a continuous
@@ -170,12 +186,12 @@ register(Claim(
     expected=VIOLATED,
     configs={
         # 10 seeds: the fewest the rate rule decides from (rules.MIN_REPETITIONS).
-        "smoke": {"n_trials": 10, "datasets": ["breast_cancer"], "K": [8, 16, 32, 64], "band": [-1.2, -0.8]},
-        # Detect a slope 1.5 (quick) and 1 (full) standard deviations past a band end.
+        "smoke": {"n_trials": 10, "datasets": ["breast_cancer"], "K": [8, 16, 32, 64], **_FIG2_SIDE},
+        # Detect a decay exponent 1.5 (quick) and 1 (full) standard deviations below its bound.
         "quick": {"n_trials": functools.partial(_fig2_seeds, 1.5), "datasets": ["adult_like", "breast_cancer", "digits"],
-                  "K": _FIG2_K, "band": [-1.2, -0.8]},
+                  "K": _FIG2_K, **_FIG2_SIDE},
         "full": {"n_trials": functools.partial(_fig2_seeds, 1.0), "datasets": ["adult_like", "breast_cancer", "digits"],
-                 "K": _FIG2_K_FULL, "band": [-1.2, -0.8]},
+                 "K": _FIG2_K_FULL, **_FIG2_SIDE},
     },
     trial=alpha_inf_trial,
     decide=alpha_inf_decide,
@@ -186,7 +202,8 @@ register(Claim(
               "0-16; a detail), each split 75/25 per seed and standardized; K by data set, at most a "
               "third of its training points: 16 to 1024 on adult_like (2048 in full), 8 to 128 on the "
               "others (256 on digits in full); 004 prints no K axis in the text we have, so adult_like's "
-              "grid is ours; 'decays linearly' read as a slope within -1 +- 0.2 (fixed before running). "
+              "grid is ours; 'decays linearly' read as a decay exponent of at least 1 - 0.2 (the 0.2 fixed "
+              "before running; a faster decay does not count against it). "
               "On adult: iln-verify run rks.fig2.alpha_inf_decay --data a9a (a9a from "
               "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/binary.html, in $ILN_DATA_DIR "
               "or by its path)",
@@ -243,24 +260,48 @@ def _speedup(record, target_K: int) -> float:
     return record["adaboost"][str(target_K)]["seconds"] / _time_to_reach(record, target_K)
 
 
-def _target_point(records, K: int, ratio: float) -> rules.PairedPoint:
-    """"RKS at least ``ratio`` times faster": ``ratio`` x RKS's time to AdaBoost's error at K
-    rounds, paired by seed with AdaBoost's time, is lower on most seeds."""
+def _best_error(record) -> float:
+    """RKS's lowest test error over the grid of K."""
+    return min(v["error"] for v in record["rks"].values())
+
+
+def _reach_point(records, K: int) -> rules.PairedPoint:
+    """"RKS reaches AdaBoost's error at K rounds": RKS's best error over its grid of K, paired by
+    seed with AdaBoost's error at K rounds, is not higher on most seeds (a tie is a seed where
+    the error is reached, and the sign test leaves it out)."""
     return rules.PairedPoint(
-        key=str(K), a=[ratio * _time_to_reach(r, K) for r in records],
-        b=[r["adaboost"][str(K)]["seconds"] for r in records], names=(f"rks_x{ratio:g}", "adaboost"),
-        instance={"target_adaboost_rounds": K, "ratio": ratio})
+        key=f"reach@{K}", a=[_best_error(r) for r in records],
+        b=[r["adaboost"][str(K)]["error"] for r in records], names=("rks_best_error", "adaboost_error"),
+        instance={"target_adaboost_rounds": K, "part": "AdaBoost's error reached"})
+
+
+def _speed_point(records, K: int, ratio: float) -> rules.PairedPoint | None:
+    """"Where RKS reaches AdaBoost's error at K rounds, it is at least ``ratio`` times faster":
+    ``ratio`` x RKS's time to that error, paired by seed with AdaBoost's time, is lower on
+    most of the seeds where the error is reached (None when it is reached on none)."""
+    reached = [r for r in records if math.isfinite(_time_to_reach(r, K))]
+    if not reached:
+        return None
+    return rules.PairedPoint(
+        key=f"speed@{K}", a=[ratio * _time_to_reach(r, K) for r in reached],
+        b=[r["adaboost"][str(K)]["seconds"] for r in reached], names=(f"rks_x{ratio:g}", "adaboost"),
+        instance={"target_adaboost_rounds": K, "ratio": ratio, "part": "speed-up where reached",
+                  "seeds_where_reached": len(reached)})
 
 
 def vs_adaboost_decide(records, config, alpha) -> Verdict:
     """Comparison rule (:func:`verification.rules.paired_comparison`, the exact sign test over
-    seeds): per target error (AdaBoost's error at each of ``targets`` rounds, per seed), RKS
-    is ``ratio`` (10: one order of magnitude) times faster than AdaBoost on most seeds.  Holds
-    when that holds at every target, violated when at some target AdaBoost is within the
-    factor on most seeds (a seed where RKS never reaches the error counts against it), each
-    target at ``alpha / len(targets)``."""
+    seeds), two parts per target error (AdaBoost's error at each of ``targets`` rounds, per
+    seed), scored apart (issue 20): **reach**, RKS's best error over its K is at most
+    AdaBoost's on most seeds; **speed-up where reached**, on the seeds where RKS reaches the
+    error it is ``ratio`` (10: one order of magnitude) times faster than AdaBoost on most of
+    them.  "For a given error rate, Random Kitchen Sinks is ... faster" needs both: the claim
+    holds when both parts hold at every target and is violated when either part is violated
+    at some target, each part of each target at ``alpha / (2 len(targets))`` (the split of the
+    seed plan).  ``details["headline"]`` names the two parts' verdicts and counts."""
     targets, ratio = config["targets"], config["ratio"]
     rows = {}
+    points = []
     for K in targets:
         speedups = np.array([_speedup(r, K) for r in records])
         finite = speedups[speedups > 0]
@@ -268,14 +309,47 @@ def vs_adaboost_decide(records, config, alpha) -> Verdict:
                         "median_log10_speedup_where_reached": float(np.median(np.log10(finite))) if finite.size else None,
                         "seeds_where_rks_reaches_the_error": int(finite.size),
                         "adaboost_mean_error": float(np.mean([r["adaboost"][str(K)]["error"] for r in records]))}
+        points.append(_reach_point(records, K))
+        speed = _speed_point(records, K, ratio)
+        if speed is None:
+            rows[str(K)]["speed_up_where_reached"] = "not measured: RKS reaches the error on no seed"
+        else:
+            points.append(speed)
     curves = {learner: {K: {"error": float(np.mean([r[learner][K]["error"] for r in records])),
                             "seconds": float(np.median([r[learner][K]["seconds"] for r in records]))}
                         for K in records[0][learner]} for learner in ("rks", "adaboost")}
-    return rules.paired_comparison(
-        FIG1_ID, [_target_point(records, K, ratio) for K in targets], alpha,
-        details={"targets": rows, "ratio": ratio, "curves": curves, "dataset": config["dataset"],
-                 "timing": "wall clock (time.perf_counter) of fit + test prediction, each learner "
-                           "after a warm-up fit, in the same trial process"})
+    verdict = rules.paired_comparison(FIG1_ID, points, alpha * len(points) / (2 * len(targets)), details={
+        "targets": rows, "ratio": ratio, "curves": curves, "dataset": config["dataset"],
+        "data": instances.data_note(config["dataset"]),
+        "timing": "wall clock (time.perf_counter) of fit + test prediction, each learner "
+                  "after a warm-up fit, in the same trial process"})
+    # The claim's p-value over all 2 len(targets) planned parts (a part left out, never reached,
+    # keeps its share unspent), so that Holm compares it with the claim's alpha.
+    scale = 2 * len(targets) / len(points)
+    verdict = replace(verdict, alpha=alpha, pvalue=min(1.0, scale * verdict.pvalue))
+    return _with_headline(verdict, targets, len(records))
+
+
+def _with_headline(verdict: Verdict, targets, seeds: int) -> Verdict:
+    """The verdict with ``details["headline"]``: each part's verdict at each target, with its
+    seed counts, so that "never reached" and "slower where reached" read apart."""
+    parts = []
+    for K in targets:
+        reach = verdict.details["points"][f"reach@{K}"]
+        reached = verdict.details["targets"][str(K)]["seeds_where_rks_reaches_the_error"]
+        line = f"at AdaBoost's {K}-round error: reached on {reached} of {seeds} seeds ({_part_verdict(reach)})"
+        speed = verdict.details["points"].get(f"speed@{K}")
+        if speed is not None:
+            faster = speed[f"seeds_rks_x{verdict.details['ratio']:g}_lower"]
+            line += (f", {verdict.details['ratio']:g}x faster on {faster} of the {speed['seeds']} seeds "
+                     f"where reached ({_part_verdict(speed)})")
+        parts.append(line)
+    return replace(verdict, details={**verdict.details, "headline": "; ".join(parts)})
+
+
+def _part_verdict(row) -> str:
+    """A part's verdict from its point row: violated, holds or undecided."""
+    return "violated" if row["printed_violated"] else "holds" if row["printed_holds"] else "undecided"
 
 
 def _fig1_seeds(n_targets, failure_share):

@@ -137,6 +137,36 @@ DATASETS = {
 }
 
 
+#: short names of the data sets for a verdict's headline; the proxies say what they stand in for.
+_LABELS = {"adult_like": "adult-like synthetic data", "kdd_like": "KDD-Cup-99-like synthetic data",
+           "breast_cancer": "scikit-learn's breast_cancer", "digits": "scikit-learn's digits (even vs odd)",
+           "diabetes": "scikit-learn's diabetes"}
+
+
+def data_note(name: str) -> dict:
+    """What a verdict on data set ``name`` was decided on, for its headline and its page
+    (issue 20 item 4: a verdict reached only on substitute data says so).
+
+    Parameters
+    ----------
+    name : str
+        A name of :data:`DATASETS` or ``"libsvm:PATH"``.
+
+    Returns
+    -------
+    dict
+        ``dataset`` (the name), ``label`` (a short phrase: "adult-like synthetic data"),
+        ``proxy`` (True unless the data is a user's file, which may be the paper's own) and
+        ``description`` (:data:`DATASETS`' entry).
+    """
+    if name.startswith(LIBSVM_PREFIX):
+        return {"dataset": name, "label": f"the LIBSVM file {name[len(LIBSVM_PREFIX):]}", "proxy": False,
+                "description": DATASETS[LIBSVM_PREFIX + "PATH"]}
+    if name not in _LABELS:
+        raise ValueError(f"dataset name must be one of {sorted(_LABELS)} or '{LIBSVM_PREFIX}PATH', got {name!r}")
+    return {"dataset": name, "label": _LABELS[name], "proxy": True, "description": DATASETS[name]}
+
+
 @functools.cache
 def dataset(name: str) -> Dataset:
     """The data set called ``name`` (see :data:`DATASETS`), raw (not standardized).
