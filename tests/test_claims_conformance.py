@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 
+from iln.random_streams import child
+from iln.reference.adaboost import best_stump, weighted_error
 from verification import catalog
 from verification.claims.iln.conformance import compare
 from verification.selftest import defects
@@ -74,6 +76,35 @@ def test_the_hinge_default_gap_is_the_svm_regulariser_not_the_features():
     run = claim.trial(claim.config("smoke"), np.random.SeedSequence([0, 0]))["hinge_defaults"]
     assert run["deviations"]["features"] == 0.0
     assert run["risk_gap"] > 1e-3
+
+
+def _weighted_gini(h, y, D):
+    """Weighted Gini impurity of the two sides of a stump, what scikit-learn's trees minimise."""
+    total = 0.0
+    for side in (h > 0, h <= 0):
+        weight = D[side].sum()
+        if weight > 0:
+            p = D[side & (y > 0)].sum() / weight
+            total += weight * 2 * p * (1 - p)
+    return total
+
+
+def test_the_weak_learner_gap_is_the_gini_criterion():
+    # Wherever a shipped stump errs more than the least-error stump, it has the smaller Gini
+    # impurity: the two criteria disagree, the loop does not.
+    from verification.claims.rks.conformance import CONFIGS, sample_rows
+    from verification.claims.rks.conformance_adaboost import replay
+
+    seed = np.random.SeedSequence([0, 0])
+    X, y, _ = sample_rows(CONFIGS["smoke"], child(seed, 1, 0))
+    fast, ref = replay(X, y, {"n_estimators": 30}, child(seed, 1, 1))
+    worse = 0
+    for t, D in enumerate(ref.distributions):
+        shipped, least = fast.model.estimators_[t].predict(X), best_stump(X, y, D)(X)
+        if weighted_error(shipped, y, D) > weighted_error(least, y, D) + 1e-12:
+            worse += 1
+            assert _weighted_gini(shipped, y, D) <= _weighted_gini(least, y, D) + 1e-12
+    assert worse > 0
 
 
 #: mistakes a reimplementation of 004's learners could contain, each with the claim that flags it

@@ -9,7 +9,13 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from iln.baselines import adaboost_stumps, doubly_stochastic, fixed_random, kernel_ogd, random_kitchen_sinks
+from iln.baselines import (
+    adaboost_stumps,
+    doubly_stochastic,
+    fixed_random,
+    kernel_ogd,
+    random_kitchen_sinks,
+)
 from iln.data import section6_data
 from iln.features import RandomCoordinate, RandomStump
 from iln.reference.adaboost import Stump, adaboost_reference, best_stump, weighted_error

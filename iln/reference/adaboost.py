@@ -74,18 +74,20 @@ def best_stump(X, y, D) -> Stump:
     -------
     Stump
     """
-    # The constant stump +1 (first coordinate, threshold below every value) starts the search.
-    best = Stump(0, float(np.min(X[:, 0])) - 1.0, 1.0)
-    best_error = weighted_error(best(X), y, D)
+    best, best_error = None, math.inf
     for d in range(X.shape[1]):
         values = np.unique(X[:, d])
-        thresholds = [values[0] - 1.0] + [(values[j] + values[j + 1]) / 2 for j in range(values.size - 1)]
-        for threshold in thresholds:
-            for sign in (1.0, -1.0):
-                stump = Stump(d, float(threshold), sign)
-                error = weighted_error(stump(X), y, D)
+        thresholds = np.concatenate([[values[0] - 1.0], (values[:-1] + values[1:]) / 2])
+        # Row j: the stump of sign +1 at thresholds[j] on every point; its weighted error is
+        # line 4's sum, and the stump of sign -1 errs exactly where this one does not.
+        predictions = np.where(X[None, :, d] > thresholds[:, None], 1.0, -1.0)
+        errors = (predictions != y[None, :]) @ D
+        for j in range(thresholds.size):
+            for sign, error in ((1.0, errors[j]), (-1.0, D.sum() - errors[j])):
                 if error < best_error:
-                    best, best_error = stump, error
+                    best, best_error = Stump(d, float(thresholds[j]), sign), float(error)
+    if best is None:
+        raise ValueError(f"X must have at least one column to cut, got shape {X.shape}")
     return best
 
 

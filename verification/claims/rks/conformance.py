@@ -23,8 +23,9 @@ import numpy as np
 from iln import random_streams
 from iln.random_streams import child
 from verification.catalog import Claim, Source, register
-from verification.claims.iln.conformance import compare
+from verification.claims.iln.conformance import compare, conformance_decide
 from verification.claims.rks import instances
+from verification.verdicts import Verdict
 
 __all__ = ["CONFIGS", "DATA", "register_rks_conformance", "rks_conformance_trial", "sample_rows"]
 
@@ -82,15 +83,21 @@ def rks_conformance_trial(config, seed, runs: Mapping[str, Mapping],
 
 def register_rks_conformance(claim_id: str, *, title: str, statement: str, location: str,
                              runs: Mapping[str, Mapping], expected: str, trial: Callable,
-                             decide: Callable, instances_note: str) -> Claim:
+                             instances_note: str) -> Claim:
     """Register a conformance claim of 004's code: kind ``conformance``, a deterministic
-    invariant, the sizes of :data:`CONFIGS`.
+    invariant (one quantity of one run off its transcription is a violation), the sizes of
+    :data:`CONFIGS`.
 
-    ``trial`` and ``decide`` are the module-level functions of the claim's module (trials are
-    looked up by claim id in worker processes and fingerprinted by their module), built on
-    :func:`rks_conformance_trial` and
-    :func:`verification.claims.iln.conformance.conformance_decide`.
+    ``trial`` is a module-level function of the claim's module (trials are looked up by claim
+    id in worker processes and fingerprinted by their module), built on
+    :func:`rks_conformance_trial`; the decision is
+    :func:`verification.claims.iln.conformance.conformance_decide` over ``runs``.
     """
+    descriptions = {k: str(dict(v)) for k, v in runs.items()}
+
+    def decide(records, config, alpha) -> Verdict:
+        return conformance_decide(claim_id, records, descriptions, alpha)
+
     return register(Claim(
         id=claim_id, title=title, sources=(Source("RKS", location, statement),),
         rule="deterministic invariant", expected=expected, configs=CONFIGS, trial=trial,

@@ -22,8 +22,8 @@ stump of least weighted error (:func:`iln.reference.adaboost.best_stump`).  scik
 depth-1 tree chooses the split of least weighted *Gini impurity*, which is not the split of
 least weighted error in general.  At every round of the shipped run, under the same ``D_t``
 (the loop above reproduces it), the shipped stump's ``eps_t`` is compared with the least
-``eps`` over all stumps; a pilot at seed 9001 found the shipped stump worse by up to 0.1 in
-most rounds after the first.
+``eps`` over all stumps; a pilot at seed 9001, quick profile, found the shipped stump worse
+than the least in 2 of 5 runs of 5 rounds and in all 5 runs of 30 rounds, by up to 0.077.
 """
 
 from __future__ import annotations
@@ -32,9 +32,8 @@ import numpy as np
 
 from iln.baselines.kitchen_sinks import adaboost_stumps
 from iln.reference.adaboost import adaboost_reference, best_stump, weighted_error
-from verification.claims.iln.conformance import conformance_decide
 from verification.claims.rks.conformance import register_rks_conformance, rks_conformance_trial
-from verification.verdicts import HOLDS, VIOLATED, Verdict
+from verification.verdicts import HOLDS, VIOLATED
 
 CLAIM_ID = "rks.conformance.adaboost"
 WEAK_LEARNER_ID = "rks.conformance.adaboost_weak_learner"
@@ -90,20 +89,9 @@ def adaboost_trial(config, seed) -> dict:
     return rks_conformance_trial(config, seed, RUNS, _loop_quantities)
 
 
-def adaboost_decide(records, config, alpha) -> Verdict:
-    """Deterministic invariant: one quantity of the loop off its transcription is a violation."""
-    return conformance_decide(CLAIM_ID, records, {k: str(v) for k, v in RUNS.items()}, alpha)
-
-
 def weak_learner_trial(config, seed) -> dict:
     """Each run of :data:`RUNS` on fresh rows: each shipped stump's error against the least."""
     return rks_conformance_trial(config, seed, RUNS, _weak_learner_quantities)
-
-
-def weak_learner_decide(records, config, alpha) -> Verdict:
-    """Deterministic invariant: a shipped stump with more than the least weighted error is a
-    violation."""
-    return conformance_decide(WEAK_LEARNER_ID, records, {k: str(v) for k, v in RUNS.items()}, alpha)
 
 
 _ADABOOST = (r"D_1(i) = \tfrac1m;\ \epsilon_t = \Pr_{i\sim D_t}[h_t(x_i)\ne y_i];\ "
@@ -116,7 +104,7 @@ register_rks_conformance(
     title="Conformance: the shipped AdaBoost's loop equals Freund & Schapire's AdaBoost on its own "
           "stumps (every eps_t, alpha_t, the vote)",
     statement=_ADABOOST, location=_LOCATION, runs=RUNS, expected=HOLDS,
-    trial=adaboost_trial, decide=adaboost_decide,
+    trial=adaboost_trial,
     instances_note="adaboost_stumps with its public arguments only; the transcription's weak learner "
                    "returns the shipped stumps in order",
 )
@@ -127,7 +115,7 @@ register_rks_conformance(
           "(scikit-learn's trees split on Gini impurity)",
     statement=_ADABOOST + r";\ h_t = \arg\min_{\text{stumps } h}\Pr_{i\sim D_t}[h(x_i)\ne y_i]",
     location=_LOCATION, runs=RUNS, expected=VIOLATED,
-    trial=weak_learner_trial, decide=weak_learner_decide,
+    trial=weak_learner_trial,
     instances_note="adaboost_stumps with its public arguments only; at each round, under the D_t of "
                    "the loop, the shipped stump's weighted error against the least over all stumps",
 )

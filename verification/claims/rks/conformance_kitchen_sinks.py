@@ -26,7 +26,7 @@ no ``C`` the shipped code fits the L2-regularised linear SVM
 inactive is (3) alone, which has no regulariser: the SVM's solution minimises (3) plus
 ``||alpha||^2 / (2 m svm_C)`` and so has a larger hinge risk (3) than (3)'s minimum whenever
 the regulariser binds, which on data the features nearly separate is every time (a pilot at
-seed 9001 found gaps of 0.002 to 0.09).  The claim compares like with like, the shipped
+seed 9001, quick profile, found a gap in all 5 runs, the largest 0.045).  The claim compares like with like, the shipped
 default's risk (3) against the transcription's minimum of (3) without (4), and reports the gap.
 """
 
@@ -39,9 +39,8 @@ import numpy as np
 from iln.baselines.kitchen_sinks import random_kitchen_sinks
 from iln.features import RandomStump
 from iln.reference.kitchen_sinks import random_kitchen_sinks_reference
-from verification.claims.iln.conformance import conformance_decide
 from verification.claims.rks.conformance import register_rks_conformance, rks_conformance_trial
-from verification.verdicts import HOLDS, VIOLATED, Verdict
+from verification.verdicts import HOLDS, VIOLATED
 
 CLAIM_ID = "rks.conformance.kitchen_sinks"
 HINGE_DEFAULT_ID = "rks.conformance.kitchen_sinks_hinge_default"
@@ -81,20 +80,9 @@ def kitchen_sinks_trial(config, seed) -> dict:
     return rks_conformance_trial(config, seed, RUNS, _quantities)
 
 
-def kitchen_sinks_decide(records, config, alpha) -> Verdict:
-    """Deterministic invariant: one quantity off its transcription is a violation."""
-    return conformance_decide(CLAIM_ID, records, {k: str(v) for k, v in RUNS.items()}, alpha)
-
-
 def hinge_default_trial(config, seed) -> dict:
     """The hinge loss at the shipped defaults against the minimum of (3) without (4)."""
     return rks_conformance_trial(config, seed, HINGE_DEFAULT_RUNS, _quantities)
-
-
-def hinge_default_decide(records, config, alpha) -> Verdict:
-    """Deterministic invariant: a hinge risk (3) above (3)'s minimum is a violation."""
-    return conformance_decide(HINGE_DEFAULT_ID, records,
-                              {k: str(v) for k, v in HINGE_DEFAULT_RUNS.items()}, alpha)
 
 
 _ALG1 = (r"w_1,\dots,w_K \overset{iid}{\sim} p;\ z_i = [\phi(x_i; w_1),\dots,\phi(x_i; w_K)]^\top;\ "
@@ -107,7 +95,7 @@ register_rks_conformance(
     statement=_ALG1,
     location="Algorithm 1, eq. (3)-(4); Section 4 (quadratic loss, C large enough that (4) is inactive)",
     runs=RUNS, expected=HOLDS,
-    trial=kitchen_sinks_trial, decide=kitchen_sinks_decide,
+    trial=kitchen_sinks_trial,
     instances_note="the paper's decision stumps; the shipped defaults (quadratic loss, no box, "
                    "no ridge), and boxes C/K = 0.25 (quadratic) and 0.5 (hinge) that bind",
 )
@@ -119,7 +107,7 @@ register_rks_conformance(
     statement=_ALG1 + r"\ \text{(C large: (4) inactive); ``it amounts of fitting a linear SVM''}",
     location="Algorithm 1, eq. (3)-(4), and the sentence below it (the hinge loss, C large)",
     runs=HINGE_DEFAULT_RUNS, expected=VIOLATED,
-    trial=hinge_default_trial, decide=hinge_default_decide,
+    trial=hinge_default_trial,
     instances_note="the paper's decision stumps, hinge loss, every other argument at its default "
                    "(C=None: scikit-learn's LinearSVC with svm_C = 1); the transcription minimises "
                    "(3) with (4) dropped",
