@@ -3,13 +3,18 @@
 import numpy as np
 import pytest
 
+from iln.random_streams import child
+from iln.reference.adaboost import best_stump, weighted_error
 from verification import catalog
 from verification.claims.iln.conformance import compare
 from verification.selftest import defects
 from verification.selftest.injection import CodeEdit, apply_all
 
 CONFORMANCE = ["iln.conformance.alg1", "iln.conformance.alg1_law", "iln.conformance.averaged_predictor",
-               "iln.conformance.fixed_random", "iln.conformance.dsgd", "iln.conformance.kernel_ogd"]
+               "iln.conformance.fixed_random", "iln.conformance.dsgd", "iln.conformance.kernel_ogd",
+               "rks.conformance.kitchen_sinks", "rks.conformance.adaboost"]
+#: conformance claims whose comparison fails on the shipped code: findings, expected violated.
+FINDINGS = ["rks.conformance.kitchen_sinks_hinge_default", "rks.conformance.adaboost_weak_learner"]
 
 #: each planted defect of Algorithm 1 or a baseline, and the conformance claim that flags it.
 CAUGHT_BY = {
@@ -33,7 +38,7 @@ def _verdict(claim_id, profile="smoke", n_trials=None, first_seed=0):
 
 def test_the_conformance_claims_are_marked_apart_from_the_statements():
     claims = catalog.load()
-    assert {c for c in claims if claims[c].kind == "conformance"} == set(CONFORMANCE)
+    assert {c for c in claims if claims[c].kind == "conformance"} == set(CONFORMANCE + FINDINGS)
     assert claims["iln.alg1.rule"].kind == "statement"
     with pytest.raises(ValueError, match="kind"):
         catalog.Claim(id="x", title="x", sources=(), rule="r", expected="holds",
@@ -46,6 +51,97 @@ def test_each_conformance_claim_holds_on_the_shipped_code_at_smoke(claim_id):
     verdict = _verdict(claim_id)
     assert verdict.verdict == "holds", verdict.details
     assert verdict.can_fail
+
+
+@pytest.mark.parametrize("claim_id", FINDINGS)
+def test_each_finding_is_violated_on_the_shipped_code_at_smoke(claim_id):
+    assert catalog.load()[claim_id].expected == "violated"
+    verdict = _verdict(claim_id)
+    assert verdict.verdict == "violated", verdict.details
+    assert verdict.counterexample["quantities_off"] in (["risk"], ["stump_errors"])
+
+
+def test_the_box_runs_of_kitchen_sinks_reach_the_box_and_the_defaults_use_none():
+    claim = catalog.load()["rks.conformance.kitchen_sinks"]
+    record = claim.trial(claim.config("smoke"), np.random.SeedSequence([0, 0]))
+    assert record["box"]["at_bound"] > 0
+    assert record["hinge_box"]["at_bound"] > 0
+    assert "box" not in record["defaults"]["deviations"]
+    # The minimum-norm weights and the test-point outputs are compared at the defaults.
+    assert {"alpha", "f_test", "fitted"} <= set(record["defaults"]["deviations"])
+
+
+def test_the_hinge_default_gap_is_the_svm_regulariser_not_the_features():
+    claim = catalog.load()["rks.conformance.kitchen_sinks_hinge_default"]
+    run = claim.trial(claim.config("smoke"), np.random.SeedSequence([0, 0]))["hinge_defaults"]
+    assert run["deviations"]["features"] == 0.0
+    assert run["risk_gap"] > 1e-3
+
+
+def _weighted_gini(h, y, D):
+    """Weighted Gini impurity of the two sides of a stump, what scikit-learn's trees minimise."""
+    total = 0.0
+    for side in (h > 0, h <= 0):
+        weight = D[side].sum()
+        if weight > 0:
+            p = D[side & (y > 0)].sum() / weight
+            total += weight * 2 * p * (1 - p)
+    return total
+
+
+def test_the_weak_learner_gap_is_the_gini_criterion():
+    # Wherever a shipped stump errs more than the least-error stump, it has the smaller Gini
+    # impurity: the two criteria disagree, the loop does not.
+    from verification.claims.rks.conformance import CONFIGS, sample_rows
+    from verification.claims.rks.conformance_adaboost import replay
+
+    seed = np.random.SeedSequence([0, 0])
+    X, y, _ = sample_rows(CONFIGS["smoke"], child(seed, 1, 0))
+    fast, ref = replay(X, y, {"n_estimators": 30}, child(seed, 1, 1))
+    worse = 0
+    for t, D in enumerate(ref.distributions):
+        shipped, least = fast.model.estimators_[t].predict(X), best_stump(X, y, D)(X)
+        if weighted_error(shipped, y, D) > weighted_error(least, y, D) + 1e-12:
+            worse += 1
+            assert _weighted_gini(shipped, y, D) <= _weighted_gini(least, y, D) + 1e-12
+    assert worse > 0
+
+
+#: mistakes a reimplementation of 004's learners could contain, each with the claim that flags it
+#: (not in the self-test's catalog, whose campaign they would change; planted here directly).
+RKS_EDITS = {
+    "box_without_1_over_K": (CodeEdit("iln.baselines.kitchen_sinks", "random_kitchen_sinks",
+                                      "_box_least_squares(Z, y, ridge, K, C / K)",
+                                      "_box_least_squares(Z, y, ridge, K, C)"),
+                             "rks.conformance.kitchen_sinks", "box"),
+    "hinge_box_without_1_over_K": (CodeEdit("iln.baselines.kitchen_sinks", "random_kitchen_sinks",
+                                            "alpha = _hinge_lp(Z, y, C / K)", "alpha = _hinge_lp(Z, y, C)"),
+                                   "rks.conformance.kitchen_sinks", "box"),
+    "ridge_always_on": (CodeEdit("iln.baselines.kitchen_sinks", "random_kitchen_sinks",
+                                 "alpha = (_least_squares(Z, y, ridge, K) if C is None",
+                                 "alpha = (_least_squares(Z, y, ridge + 1e-3, K) if C is None"),
+                        "rks.conformance.kitchen_sinks", "risk"),
+    "adaboost_shrinkage": (CodeEdit("iln.baselines.kitchen_sinks", "adaboost_stumps",
+                                    "n_estimators=n_estimators,\n",
+                                    "n_estimators=n_estimators, learning_rate=0.5,\n"),
+                           "rks.conformance.adaboost", "alphas"),
+    "adaboost_one_round_short": (CodeEdit("iln.baselines.kitchen_sinks", "adaboost_stumps",
+                                          "n_estimators=n_estimators,\n",
+                                          "n_estimators=max(1, n_estimators - 1),\n"),
+                                 "rks.conformance.adaboost", "rounds"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RKS_EDITS))
+def test_each_planted_mistake_of_kitchen_sinks_or_adaboost_is_flagged(name):
+    edit, claim_id, quantity = RKS_EDITS[name]
+    undo = apply_all((edit,))
+    try:
+        verdict = _verdict(claim_id)
+    finally:
+        undo()
+    assert verdict.verdict == "violated", (name, verdict.details)
+    assert quantity in verdict.counterexample["quantities_off"]
 
 
 def test_the_runs_of_alg1_reach_the_shrink_branch_its_band_and_the_tie():

@@ -9,12 +9,20 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from iln.baselines import doubly_stochastic, fixed_random, kernel_ogd
+from iln.baselines import (
+    adaboost_stumps,
+    doubly_stochastic,
+    fixed_random,
+    kernel_ogd,
+    random_kitchen_sinks,
+)
 from iln.data import section6_data
-from iln.features import RandomCoordinate
+from iln.features import RandomCoordinate, RandomStump
+from iln.reference.adaboost import Stump, adaboost_reference, best_stump, weighted_error
 from iln.reference.doubly_stochastic import doubly_stochastic_reference
 from iln.reference.fixed_random import fixed_random_reference
 from iln.reference.kernel_ogd import kernel_ogd_reference
+from iln.reference.kitchen_sinks import random_kitchen_sinks_reference
 from iln.reference.shrinking_gradient import (
     averaged_predictor_reference,
     predict_reference,
@@ -121,7 +129,91 @@ def test_kernel_ogd_equals_its_transcription(data):
         assert ref.projected.any() == (B is not None)
 
 
+@pytest.fixture(scope="module")
+def rows():
+    # Standard normal coordinates (standardized data, 004 Section 4) and noisy labels.
+    rng = np.random.default_rng(11)
+    X = rng.standard_normal((50, 4))
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] ** 2 - 0.5 + 0.7 * rng.standard_normal(50) > 0, 1.0, -1.0)
+    return X, y
+
+
+@pytest.mark.parametrize("settings", [{"K": 15}, {"K": 5, "C": 1.0}, {"K": 8, "C": 4.0, "loss": "hinge"}])
+def test_kitchen_sinks_solves_the_transcriptions_problem(rows, settings):
+    X, y = rows
+    fast = random_kitchen_sinks(X, y, RandomStump(4), seed=5, **settings)
+    ref = random_kitchen_sinks_reference(X, y, RandomStump(4), seed=5, **settings)
+    np.testing.assert_array_equal(fast.W, ref.W)
+    np.testing.assert_allclose(fast.train_risk, ref.risk, rtol=1e-12, atol=1e-14)
+    if ref.bound is not None:
+        assert fast.alpha_inf_norm <= ref.bound
+        assert np.max(np.abs(ref.alpha)) <= ref.bound
+    if settings.get("loss", "quadratic") == "quadratic":
+        np.testing.assert_allclose(fast.decision_function(X), ref.Z @ ref.alpha, rtol=1e-10, atol=1e-12)
+
+
+def test_the_faces_of_the_box_give_a_point_that_meets_the_kkt_conditions(rows):
+    # Independent of the shipped solver: at a minimiser of (3) under (4) the gradient vanishes
+    # on the free weights and points out of the box on the bound ones.
+    X, y = rows
+    ref = random_kitchen_sinks_reference(X, y, RandomStump(4), K=6, seed=1, C=0.9)
+    grad = 2.0 / X.shape[0] * ref.Z.T @ (ref.Z @ ref.alpha - y)
+    upper, lower = ref.alpha >= ref.bound, ref.alpha <= -ref.bound
+    assert upper.any() or lower.any()
+    free = ~(upper | lower)
+    np.testing.assert_allclose(grad[free], 0.0, atol=1e-12)
+    assert np.all(grad[upper] <= 1e-12)
+    assert np.all(grad[lower] >= -1e-12)
+
+
+def test_the_hinge_minimum_without_the_box_is_zero_on_separable_features():
+    # One stump separates the points, so (3) without (4) reaches 0 (an SVM would not).
+    X = np.array([[-2.0], [-1.0], [1.0], [2.0]])
+    ref = random_kitchen_sinks_reference(X, [-1.0, -1.0, 1.0, 1.0], RandomStump(1), K=40, seed=0,
+                                         loss="hinge")
+    assert ref.risk == pytest.approx(0.0, abs=1e-12)
+
+
+def test_adaboost_puts_half_the_next_weight_on_each_rounds_mistakes(rows):
+    # Freund & Schapire's update makes h_t no better than chance under D_{t+1}.
+    X, y = rows
+    run = adaboost_reference(X, y, T=6)
+    for t in range(run.errors.size - 1):
+        assert weighted_error(run.hypotheses[t](X), y, run.distributions[t + 1]) == pytest.approx(0.5)
+        assert run.alphas[t] == pytest.approx(0.5 * np.log((1 - run.errors[t]) / run.errors[t]))
+
+
+def test_best_stump_is_the_least_weighted_error_by_hand():
+    X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    y = np.array([-1.0, 1.0, -1.0, 1.0])
+    # Weight on the last two points: the cut between 2 and 3 errs only on point 1 (weight 0.1).
+    D = np.array([0.1, 0.1, 0.4, 0.4])
+    assert best_stump(X, y, D) == Stump(0, 2.5, 1.0)
+    assert weighted_error(Stump(0, 2.5, 1.0)(X), y, D) == pytest.approx(0.1)
+
+
+def test_the_adaboost_loop_on_the_shipped_stumps_gives_the_shipped_vote(rows):
+    X, y = rows
+    fast = adaboost_stumps(X, y, n_estimators=8, seed=3)
+    stumps = list(fast.model.estimators_)
+    ref = adaboost_reference(X, y, T=8, weak_learner=lambda X_, y_, D: stumps.pop(0).predict)
+    np.testing.assert_allclose(fast.model.estimator_errors_, ref.errors, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(fast.model.estimator_weights_ / 2.0, ref.alphas, rtol=1e-12)
+    np.testing.assert_allclose(fast.decision_function(X) / 2.0, ref.margin(X), atol=1e-14)
+
+
 @pytest.mark.parametrize(("call", "name"), [
+    (lambda d, f: random_kitchen_sinks_reference(d.X, d.y, f, K=0, seed=0), "K"),
+    (lambda d, f: random_kitchen_sinks_reference(d.X, d.y, f, K=11, seed=0, C=1.0), "K"),
+    (lambda d, f: random_kitchen_sinks_reference(d.X, d.y, f, K=2, seed=0, C=-1.0), "C"),
+    (lambda d, f: random_kitchen_sinks_reference(d.X, d.y, f, K=2, seed=0, loss="abs"), "loss"),
+    (lambda d, f: random_kitchen_sinks_reference(d.X, d.y[:3], f, K=2, seed=0), "y"),
+    (lambda d, f: random_kitchen_sinks_reference(d.X, d.y * 0.5, f, K=2, seed=0, loss="hinge"), "y"),
+    (lambda d, f: adaboost_reference(d.X, np.sign(d.y + 0.01), T=0), "T"),
+    (lambda d, f: adaboost_reference(d.X, d.y * 0.5, T=2), "y"),
+    (lambda d, f: adaboost_reference(d.X, np.sign(d.y + 0.01), T=2, weak_learner=3), "weak_learner"),
+    (lambda d, f: adaboost_reference(d.X[0], np.sign(d.y + 0.01), T=2), "X"),
+
     (lambda d, f: shrinking_gradient_reference(d.X, d.y, f, B=0.5, seed=0), "B"),
     (lambda d, f: shrinking_gradient_reference(d.X, d.y, f, B=1.0, seed=0, m=0), "m"),
     (lambda d, f: shrinking_gradient_reference(d.X, d.y, f, B=1.0, seed=-1), "seed"),

@@ -11,7 +11,11 @@ One module per algorithm, named for it, each beside a fast implementation elsewh
 * :mod:`iln.reference.doubly_stochastic`: Doubly Stochastic Gradient Descent of ICML
   Section 6 (fast: :mod:`iln.baselines.doubly_stochastic`);
 * :mod:`iln.reference.kernel_ogd`: online gradient descent with the exact kernel,
-  ICML/arXiv Section 5, eq. (9) (fast: :mod:`iln.baselines.kernel_ogd`).
+  ICML/arXiv Section 5, eq. (9) (fast: :mod:`iln.baselines.kernel_ogd`);
+* :mod:`iln.reference.kitchen_sinks`: Random Kitchen Sinks, Rahimi & Recht's Algorithm 1
+  with eq. (3)-(4) (fast: :func:`iln.baselines.kitchen_sinks.random_kitchen_sinks`);
+* :mod:`iln.reference.adaboost`: Freund & Schapire's AdaBoost over decision stumps, the
+  competitor of Rahimi & Recht's Figure 1 (fast: :func:`iln.baselines.kitchen_sinks.adaboost_stumps`).
 
 Algorithm 2 (EST_SCALAR_PROD) has its transcription beside its fast versions, in
 :func:`iln.estimator.estimate_scalar_product_reference`.
