@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from iln import random_streams
+from iln import arguments, random_streams
 
 __all__ = [
     "DATA_DIR_ENV",
@@ -63,14 +63,9 @@ def _readonly(array: np.ndarray) -> np.ndarray:
 
 
 def _real_matrix(X, name: str) -> np.ndarray:
-    arr = np.asarray(X)
-    if arr.dtype == object or not np.issubdtype(arr.dtype, np.number) or np.iscomplexobj(arr):
-        raise TypeError(f"{name} must be a real numeric array, got dtype {arr.dtype}")
+    arr = arguments.real_array(X, name)
     if arr.ndim != 2:
         raise ValueError(f"{name} must be a 2-D array (n_points, n_features), got shape {arr.shape}")
-    arr = arr.astype(np.float64)
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite (no NaN or inf)")
     return arr
 
 
@@ -101,9 +96,7 @@ class Dataset:
 
     def __post_init__(self):
         X = _real_matrix(self.X, "X")
-        y = np.asarray(self.y)
-        if y.dtype == object or not np.issubdtype(y.dtype, np.number) or np.iscomplexobj(y):
-            raise TypeError(f"y must be a real numeric array, got dtype {y.dtype}")
+        y = arguments.real_array(self.y, "y")
         if y.shape != (X.shape[0],):
             raise ValueError(f"y must have shape ({X.shape[0]},) to match X, got {y.shape}")
         if self.task not in TASKS:
@@ -222,14 +215,11 @@ def load_sklearn_dataset(name: str, *, digit: int | None = None) -> Dataset:
     import sklearn
     from sklearn import datasets as skd
 
-    if not isinstance(name, str) or name not in SKLEARN_DATASETS:
-        raise ValueError(f"name must be one of {SKLEARN_DATASETS}, got {name!r}")
+    name = arguments.choice(name, "name", SKLEARN_DATASETS)
     if digit is not None:
         if name != "digits":
             raise ValueError(f"digit applies to name='digits' only, got name={name!r}")
-        if isinstance(digit, bool) or not isinstance(digit, int | np.integer):
-            raise TypeError(f"digit must be an int in 0..9, got {type(digit).__name__}")
-        if not 0 <= digit <= 9:
+        if arguments.integer(digit, "digit", 0) > 9:
             raise ValueError(f"digit must be an int in 0..9, got {digit}")
     version = f"scikit-learn {sklearn.__version__}"
     if name == "breast_cancer":
@@ -313,11 +303,7 @@ def load_libsvm(path, *, n_features: int | None = None) -> Dataset:
     if not isinstance(path, str | os.PathLike):
         raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
     if n_features is not None:
-        if isinstance(n_features, bool) or not isinstance(n_features, int | np.integer):
-            raise TypeError(f"n_features must be an int >= 1 or None, got {type(n_features).__name__}")
-        if n_features < 1:
-            raise ValueError(f"n_features must be >= 1, got {n_features}")
-        n_features = int(n_features)
+        n_features = arguments.integer(n_features, "n_features", 1)
     given = Path(path).expanduser()
     candidates = [given]
     if not given.is_absolute():
@@ -406,11 +392,7 @@ def train_test_split_seeded(dataset: Dataset, test_fraction: float, seed) -> Dat
     """
     if not isinstance(dataset, Dataset):
         raise TypeError(f"dataset must be an iln.datasets.Dataset, got {type(dataset).__name__}")
-    if isinstance(test_fraction, bool) or not isinstance(test_fraction, int | float | np.floating):
-        raise TypeError(f"test_fraction must be a float in (0, 1), got {type(test_fraction).__name__}")
-    test_fraction = float(test_fraction)
-    if not 0.0 < test_fraction < 1.0:
-        raise ValueError(f"test_fraction must lie in (0, 1), got {test_fraction}")
+    test_fraction = arguments.open_unit(test_fraction, "test_fraction")
     seed = random_streams.as_seed_sequence(seed)
     n = dataset.n
     n_test = round(test_fraction * n)

@@ -68,23 +68,7 @@ LOSSES = ("quadratic", "hinge")
 
 
 def _loss_iv(loss) -> str:
-    if not isinstance(loss, str) or loss not in LOSSES:
-        raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
-    return loss
-
-
-def _positive(value, name: str) -> float:
-    value = arguments.finite_real(value, name)
-    if value <= 0:
-        raise ValueError(f"{name} must be > 0, got {value}")
-    return value
-
-
-def _delta_iv(delta) -> float:
-    delta = arguments.finite_real(delta, "delta")
-    if not 0.0 < delta < 1.0:
-        raise ValueError(f"delta must lie in (0, 1), got {delta}")
-    return delta
+    return arguments.choice(loss, "loss", LOSSES)
 
 
 # ------------------------------------------------------------------------------------------
@@ -110,7 +94,7 @@ def lipschitz_constant(loss: str, C: float) -> float:
     >>> lipschitz_constant("quadratic", 1.0), lipschitz_constant("hinge", 5.0)
     (4.0, 1.0)
     """
-    loss, C = _loss_iv(loss), _positive(C, "C")
+    loss, C = _loss_iv(loss), arguments.positive_real(C, "C")
     return 2.0 * (1.0 + C) if loss == "quadratic" else 1.0
 
 
@@ -140,20 +124,18 @@ def hilbert_concentration_bound(M: float, K: int, delta: float) -> float:
     >>> round(hilbert_concentration_bound(1.0, 4, math.exp(-0.5)), 12)
     1.0
     """
-    M = _positive(M, "M")
+    M = arguments.positive_real(M, "M")
     K = arguments.integer(K, "K", 1)
-    delta = _delta_iv(delta)
+    delta = arguments.open_unit(delta, "delta")
     return M / math.sqrt(K) * (1.0 + math.sqrt(2.0 * math.log(1.0 / delta)))
 
 
 def mcdiarmid_tail(M: float, K: int, eps: float) -> float:
     """``exp(-K eps^2 / (2 M^2))``: 004 eq. (20), McDiarmid's bound on
     ``P[||X_bar - E X_bar|| - M / sqrt(K) >= eps]`` (differences ``2M/K``, eq. 17)."""
-    M = _positive(M, "M")
+    M = arguments.positive_real(M, "M")
     K = arguments.integer(K, "K", 1)
-    eps = arguments.finite_real(eps, "eps")
-    if eps < 0:
-        raise ValueError(f"eps must be >= 0, got {eps}")
+    eps = arguments.nonnegative_real(eps, "eps")
     return math.exp(-K * eps**2 / (2.0 * M**2))
 
 
@@ -165,16 +147,16 @@ def approximation_bound(C: float, K: int, delta: float) -> float:
 def risk_approximation_bound(L: float, C: float, K: int, delta: float) -> float:
     """``L C / sqrt(K) (1 + sqrt(2 log(1/delta)))``: 004 Lemma 2, eq. (10), the ``eps_app`` of
     the proof of Theorem 1."""
-    return _positive(L, "L") * approximation_bound(C, K, delta)
+    return arguments.positive_real(L, "L") * approximation_bound(C, K, delta)
 
 
 def estimation_bound(L: float, C: float, c0: float, m: int, delta: float) -> float:
     """``(4 L C + 2 |c(0)| + L C sqrt(log(1/delta) / 2)) / sqrt(m)``: 004 Lemma 3, eq. (13),
     the ``eps_est`` of the proof of Theorem 1."""
-    L, C = _positive(L, "L"), _positive(C, "C")
+    L, C = arguments.positive_real(L, "L"), arguments.positive_real(C, "C")
     c0 = abs(arguments.finite_real(c0, "c0"))
     m = arguments.integer(m, "m", 1)
-    delta = _delta_iv(delta)
+    delta = arguments.open_unit(delta, "delta")
     return (4.0 * L * C + 2.0 * c0 + L * C * math.sqrt(0.5 * math.log(1.0 / delta))) / math.sqrt(m)
 
 
@@ -186,20 +168,18 @@ def excess_risk_bound(L: float, C: float, c0: float, m: int, K: int, delta: floa
 
 def rademacher_bound(C: float, m: int) -> float:
     """``C / sqrt(m)``: 004 Appendix B, eq. (21)-(23), the bound on ``R_m[F_w]``."""
-    return _positive(C, "C") / math.sqrt(arguments.integer(m, "m", 1))
+    return arguments.positive_real(C, "C") / math.sqrt(arguments.integer(m, "m", 1))
 
 
 def uniform_deviation_bound(L: float, C: float, c0: float, m: int, delta: float,
                             rademacher: float) -> float:
     """``4 L R_m + 2 |c(0)| / sqrt(m) + L C sqrt(log(1/delta) / (2 m))``: 004 Theorem 2, eq. (24),
     the bound on ``R[f] - R_emp[f]`` over a class bounded by C."""
-    L, C = _positive(L, "L"), _positive(C, "C")
+    L, C = arguments.positive_real(L, "L"), arguments.positive_real(C, "C")
     c0 = abs(arguments.finite_real(c0, "c0"))
     m = arguments.integer(m, "m", 1)
-    delta = _delta_iv(delta)
-    rademacher = arguments.finite_real(rademacher, "rademacher")
-    if rademacher < 0:
-        raise ValueError(f"rademacher must be >= 0, got {rademacher}")
+    delta = arguments.open_unit(delta, "delta")
+    rademacher = arguments.nonnegative_real(rademacher, "rademacher")
     return (4.0 * L * rademacher + 2.0 * c0 / math.sqrt(m)
             + L * C * math.sqrt(math.log(1.0 / delta) / (2.0 * m)))
 
@@ -217,7 +197,7 @@ def rademacher_sign_features(C: float, m: int) -> float:
     >>> rademacher_sign_features(1.0, 1), rademacher_sign_features(1.0, 2)
     (1.0, 0.5)
     """
-    C = _positive(C, "C")
+    C = arguments.positive_real(C, "C")
     m = arguments.integer(m, "m", 1)
     k = np.arange(m + 1)
     return float(C * np.sum(np.abs(2 * k - m) * stats.binom.pmf(k, m, 0.5)) / m)
@@ -346,7 +326,7 @@ class KernelMember:
             raise ValueError(f"coef must satisfy sum |c_j| <= 1 (so |beta| <= C), got {np.abs(coef).sum()}")
         object.__setattr__(self, "centers", centers)
         object.__setattr__(self, "coef", coef)
-        object.__setattr__(self, "C", _positive(self.C, "C"))
+        object.__setattr__(self, "C", arguments.positive_real(self.C, "C"))
 
     def importance_weights(self, W) -> np.ndarray:
         """``beta(w_k) = alpha(w_k) / p(w_k)`` at each parameter, shape ``(K,)``."""
@@ -367,7 +347,7 @@ class AtomMember:
 
     def __post_init__(self):
         beta = np.asarray(self.beta, dtype=np.float64)
-        C = _positive(self.C, "C")
+        C = arguments.positive_real(self.C, "C")
         if beta.shape != (self.family.n_atoms,) or not np.all(np.isfinite(beta)):
             raise ValueError(f"beta must be finite with shape ({self.family.n_atoms},), got {beta.shape}")
         if np.max(np.abs(beta)) > C * (1 + 1e-12):

@@ -35,13 +35,11 @@ from __future__ import annotations
 
 import inspect
 import math
-import numbers
 import warnings
 from typing import ClassVar
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -59,6 +57,7 @@ __all__ = [
     "SLOW_FIT_SECONDS",
     "DoublyStochasticRegressor",
     "FixedRandomRegressor",
+    "InvalidParameterError",
     "RandomKitchenSinksClassifier",
     "RandomKitchenSinksRegressor",
     "ShrinkingGradientRegressor",
@@ -105,6 +104,11 @@ _PREDICT_BLOCK = 1 << 14
 # Largest B: from about 2**13 on the proof's m overflows the int64 sample counts of
 # Algorithm 2, so Theorem 1 cannot be run at that norm bound at all.
 _MAX_B = 2.0**13
+
+
+class InvalidParameterError(ValueError, TypeError):
+    """An estimator's parameter of the wrong type or value, raised at fit; both a ValueError
+    and a TypeError, as scikit-learn's own estimators raise."""
 
 
 class SlowFitWarning(UserWarning):
@@ -239,14 +243,92 @@ def _seed_of(random_state) -> np.random.SeedSequence:
 _LEARNER, _STEP_PROBE, _PREDICTION = 0, 1, 2
 
 
+# -- the parameters' checks ----------------------------------------------------------------
+# scikit-learn's estimators check their parameters at fit, not in __init__ (set_params and
+# clone must accept anything).  Each estimator lists, per parameter, a check of
+# :mod:`iln.arguments` (or one built on it below) and the words it accepts instead
+# (``"auto"``, ...); None is accepted where the words include None.
+
+
+def _family(value, name: str):
+    """A :class:`~iln.features.FeatureFamily`, or the name of one in :data:`FAMILIES`."""
+    if isinstance(value, features.FeatureFamily):
+        return value
+    return arguments.choice(value, name, tuple(FAMILIES))
+
+
+def _family_params(value, name: str):
+    if not isinstance(value, dict):
+        raise TypeError(f"{name} must be a dict of the family's parameters, got {type(value).__name__}")
+    return value
+
+
+def _random_state(value, name: str):
+    """scikit-learn's seeds: an int in [0, 2**32 - 1] or a ``numpy.random.RandomState``."""
+    if isinstance(value, np.random.RandomState):
+        return value
+    value = arguments.integer(value, name, 0)
+    if value > 2**32 - 1:
+        raise ValueError(f"{name} must be an int in [0, 2**32 - 1], got {value}")
+    return value
+
+
+def _count(value, name: str):
+    return arguments.integer(value, name, 1)
+
+
+def _samples(value, name: str):
+    """Samples of Algorithm 2: an int in [1, :data:`iln.estimator.MAX_M`]."""
+    value = arguments.integer(value, name, 1)
+    if value > _estimator.MAX_M:
+        raise ValueError(f"{name} must be an int in [1, {_estimator.MAX_M}], got {value}")
+    return value
+
+
+def _radius(value, name: str):
+    """Theorem 1's ``B >= 1``, below :data:`_MAX_B` (beyond it the proof's m overflows)."""
+    value = arguments.norm_radius(value, name)
+    if value >= _MAX_B:
+        raise ValueError(f"{name} must be a real number in [1, {_MAX_B:g}), got {value!r}")
+    return value
+
+
+def _update(value, name: str):
+    return arguments.choice(value, name, UPDATES)
+
+
+def _fixed_random_method(value, name: str):
+    return arguments.choice(value, name, ("online", "least_squares"))
+
+
+def _check_parameter(estimator, name: str, check, words: tuple = ()) -> None:
+    """Check ``estimator``'s parameter ``name``: one of ``words`` as it stands, else by ``check``;
+    the error names the parameter and the estimator, as scikit-learn's own do."""
+    value = getattr(estimator, name)
+    if any(value is w if w is None else (isinstance(value, str) and value == w) for w in words):
+        return
+    try:
+        check(value, name)
+    except (TypeError, ValueError) as error:
+        also = f" (or one of {words})" if words else ""
+        raise InvalidParameterError(f"The {name!r} parameter of {type(estimator).__name__} is "
+                                    f"invalid{also}: {error}") from None
+
+
 class _FeatureEstimator(BaseEstimator):
     """Shared by the estimators: validation, the domain map and the family."""
 
-    _parameter_constraints: ClassVar[dict] = {
-        "family": [StrOptions(set(FAMILIES)), features.FeatureFamily],
-        "family_params": [dict, None],
-        "random_state": ["random_state"],
+    #: parameter name -> (check, words accepted instead): see :func:`_check_parameter`.
+    _parameters: ClassVar[dict] = {
+        "family": (_family, ()),
+        "family_params": (_family_params, (None,)),
+        "random_state": (_random_state, (None,)),
     }
+
+    def _validate_parameters(self) -> None:
+        """Check every parameter of :attr:`_parameters` (at fit, as scikit-learn does)."""
+        for name, (check, words) in self._parameters.items():
+            _check_parameter(self, name, check, words)
 
     def _prepare(self, X, y, first: bool, classes: bool = False):
         X, y = validate_data(self, X, y, reset=first, y_numeric=not classes, dtype=np.float64)
@@ -376,14 +458,13 @@ class ShrinkingGradientRegressor(RegressorMixin, _FeatureEstimator):
     True
     """
 
-    _parameter_constraints: ClassVar[dict] = {
-        **_FeatureEstimator._parameter_constraints,
-        "B": [Interval(numbers.Real, 1, _MAX_B, closed="left")],
-        "eta": [Interval(numbers.Real, 0, None, closed="neither"), StrOptions({"auto", "proof"})],
-        "m": [Interval(numbers.Integral, 1, _estimator.MAX_M, closed="both"), StrOptions({"auto", "proof"})],
-        "n_predict_samples": [Interval(numbers.Integral, 1, _estimator.MAX_M, closed="both"),
-                              StrOptions({"auto"})],
-        "update": [StrOptions(set(UPDATES))],
+    _parameters: ClassVar[dict] = {
+        **_FeatureEstimator._parameters,
+        "B": (_radius, ()),
+        "eta": (arguments.positive_real, ("auto", "proof")),
+        "m": (_samples, ("auto", "proof")),
+        "n_predict_samples": (_samples, ("auto",)),
+        "update": (_update, ()),
     }
 
     def __init__(self, *, family="fourier", family_params=None, B=1.0, eta="auto", m="auto",
@@ -399,7 +480,7 @@ class ShrinkingGradientRegressor(RegressorMixin, _FeatureEstimator):
 
     def fit(self, X, y):
         """Run Algorithm 1 for one pass over ``(X, y)``, in order."""
-        self._validate_params()
+        self._validate_parameters()
         for name in ("run_", "seed_"):
             self.__dict__.pop(name, None)
         return self._learn(X, y, first=True)
@@ -408,7 +489,7 @@ class ShrinkingGradientRegressor(RegressorMixin, _FeatureEstimator):
         """Continue the run with the rounds ``(X, y)`` (one round per row)."""
         first = not hasattr(self, "run_")
         if first:
-            self._validate_params()
+            self._validate_parameters()
         return self._learn(X, y, first=first)
 
     def _steps(self, X):
@@ -463,10 +544,10 @@ class ShrinkingGradientRegressor(RegressorMixin, _FeatureEstimator):
 class _KitchenSinks(_FeatureEstimator):
     """Random Kitchen Sinks (004 Algorithm 1) behind the estimator interface."""
 
-    _parameter_constraints: ClassVar[dict] = {
-        **_FeatureEstimator._parameter_constraints,
-        "K": [Interval(numbers.Integral, 1, None, closed="left")],
-        "C": [Interval(numbers.Real, 0, None, closed="neither"), None],
+    _parameters: ClassVar[dict] = {
+        **_FeatureEstimator._parameters,
+        "K": (_count, ()),
+        "C": (arguments.positive_real, (None,)),
     }
 
 
@@ -546,9 +627,9 @@ class RandomKitchenSinksRegressor(RegressorMixin, _KitchenSinks):
     3e-03 0.52 -12.91
     """
 
-    _parameter_constraints: ClassVar[dict] = {
-        **_KitchenSinks._parameter_constraints,
-        "ridge": [Interval(numbers.Real, 0, None, closed="left"), StrOptions({"auto"})],
+    _parameters: ClassVar[dict] = {
+        **_KitchenSinks._parameters,
+        "ridge": (arguments.nonnegative_real, ("auto",)),
     }
 
     def __init__(self, *, family="fourier", family_params=None, K=100, C=None, ridge="auto",
@@ -562,7 +643,7 @@ class RandomKitchenSinksRegressor(RegressorMixin, _KitchenSinks):
 
     def fit(self, X, y):
         """Draw K features and fit the weights by (ridge) least squares on ``(X, y)``."""
-        self._validate_params()
+        self._validate_parameters()
         X, y = self._prepare(X, y, first=True)
         seed = _seed_of(self.random_state)
         ridge = self.ridge
@@ -616,9 +697,9 @@ class RandomKitchenSinksClassifier(ClassifierMixin, _KitchenSinks):
     True
     """
 
-    _parameter_constraints: ClassVar[dict] = {
-        **_KitchenSinks._parameter_constraints,
-        "svm_C": [Interval(numbers.Real, 0, None, closed="neither")],
+    _parameters: ClassVar[dict] = {
+        **_KitchenSinks._parameters,
+        "svm_C": (arguments.positive_real, ()),
     }
 
     def __init__(self, *, family="fourier", family_params=None, K=100, C=None, svm_C=1.0,
@@ -632,7 +713,7 @@ class RandomKitchenSinksClassifier(ClassifierMixin, _KitchenSinks):
 
     def fit(self, X, y):
         """Draw K features and fit the weights with the hinge loss, one-vs-rest beyond two classes."""
-        self._validate_params()
+        self._validate_parameters()
         X, y = self._prepare(X, y, first=True, classes=True)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
@@ -675,7 +756,7 @@ class _ReplayedOnline(RegressorMixin, _FeatureEstimator):
 
     def fit(self, X, y):
         """One online pass over ``(X, y)``, in order."""
-        self._validate_params()
+        self._validate_parameters()
         for name in ("seen_X_", "seen_y_", "result_"):
             self.__dict__.pop(name, None)
         return self.partial_fit(X, y)
@@ -684,7 +765,7 @@ class _ReplayedOnline(RegressorMixin, _FeatureEstimator):
         """Continue the online pass with the rows ``(X, y)``."""
         first = not hasattr(self, "result_")
         if first:
-            self._validate_params()
+            self._validate_parameters()
             self.seed_ = _seed_of(self.random_state)
         X, y = self._prepare(X, y, first)
         self.seen_X_ = X if first else np.vstack([self.seen_X_, X])
@@ -760,12 +841,12 @@ class FixedRandomRegressor(_ReplayedOnline):
     True
     """
 
-    _parameter_constraints: ClassVar[dict] = {
-        **_FeatureEstimator._parameter_constraints,
-        "r": [Interval(numbers.Integral, 1, None, closed="left")],
-        "eta": [Interval(numbers.Real, 0, None, closed="neither"), StrOptions({"auto"})],
-        "B": [Interval(numbers.Real, 0, None, closed="neither"), None],
-        "method": [StrOptions({"online", "least_squares"})],
+    _parameters: ClassVar[dict] = {
+        **_FeatureEstimator._parameters,
+        "r": (_count, ()),
+        "eta": (arguments.positive_real, ("auto",)),
+        "B": (arguments.positive_real, (None,)),
+        "method": (_fixed_random_method, ()),
     }
 
     def __init__(self, *, family="fourier", family_params=None, r=300, eta="auto", B=None,
@@ -826,12 +907,12 @@ class DoublyStochasticRegressor(_ReplayedOnline):
     [0.33, 0.42, 0.4]
     """
 
-    _parameter_constraints: ClassVar[dict] = {
-        **_FeatureEstimator._parameter_constraints,
-        "k": [Interval(numbers.Integral, 1, None, closed="left")],
-        "gamma0": [Interval(numbers.Real, 0, None, closed="neither"), StrOptions({"auto"})],
-        "gamma1": [Interval(numbers.Real, 0, None, closed="left")],
-        "nu": [Interval(numbers.Real, 0, None, closed="left")],
+    _parameters: ClassVar[dict] = {
+        **_FeatureEstimator._parameters,
+        "k": (_count, ()),
+        "gamma0": (arguments.positive_real, ("auto",)),
+        "gamma1": (arguments.nonnegative_real, ()),
+        "nu": (arguments.nonnegative_real, ()),
     }
 
     def __init__(self, *, family="fourier", family_params=None, k=10, gamma0="auto", gamma1=0.0, nu=0.0,

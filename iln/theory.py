@@ -556,11 +556,7 @@ def hoeffding_tail_printed(m: ArrayLike, epsilon: ArrayLike, alpha_l1: ArrayLike
     >>> hoeffding_tail_corrected(1, 0.5, 1.0) >= true_tail
     True
     """
-    m = _count("m", m, "samples of Algorithm 2")
-    epsilon = _positive("epsilon", epsilon, "deviation")
-    alpha_l1 = _nonnegative("alpha_l1", alpha_l1, "||alpha||_1")
-    _broadcast(m=m, epsilon=epsilon, alpha_l1=alpha_l1)
-    return _out(_tail_printed(m, epsilon, alpha_l1))
+    return _hoeffding_tail(_tail_printed, m, epsilon, alpha_l1)
 
 
 def hoeffding_tail_corrected(m: ArrayLike, epsilon: ArrayLike, alpha_l1: ArrayLike) -> Real:
@@ -576,23 +572,25 @@ def hoeffding_tail_corrected(m: ArrayLike, epsilon: ArrayLike, alpha_l1: ArrayLi
 
     Parameters
     ----------
-    m : int or array_like
-        Number of samples of Algorithm 2, a positive integer.
-    epsilon : float or array_like
-        Deviation, ``> 0``.
-    alpha_l1 : float or array_like
-        ``||alpha||_1 >= 0``; ``0`` means ``alpha = 0`` and an exact estimate (tail 0).
+    m, epsilon, alpha_l1
+        As in :func:`hoeffding_tail_printed`.
 
     Returns
     -------
     float or ndarray
         The bound, in ``[0, 1]``; never below :func:`hoeffding_tail_printed`.
     """
+    return _hoeffding_tail(_tail_corrected, m, epsilon, alpha_l1)
+
+
+def _hoeffding_tail(tail, m: ArrayLike, epsilon: ArrayLike, alpha_l1: ArrayLike) -> Real:
+    """``tail`` (:func:`_tail_printed` or :func:`_tail_corrected`) at the checked arguments of
+    :func:`hoeffding_tail_printed`."""
     m = _count("m", m, "samples of Algorithm 2")
     epsilon = _positive("epsilon", epsilon, "deviation")
     alpha_l1 = _nonnegative("alpha_l1", alpha_l1, "||alpha||_1")
     _broadcast(m=m, epsilon=epsilon, alpha_l1=alpha_l1)
-    return _out(_tail_corrected(m, epsilon, alpha_l1))
+    return _out(tail(m, epsilon, alpha_l1))
 
 
 def estimate_tail_printed(
@@ -623,13 +621,7 @@ def estimate_tail_printed(
     float or ndarray
         The printed bound on ``P[|E_t - <f_t, Phi(x_t)>| > epsilon]``.
     """
-    m = _count("m", m, "samples of Algorithm 2")
-    epsilon = _positive("epsilon", epsilon, "deviation")
-    B = _norm_bound(B)
-    eta = _positive("eta", eta, "step size")
-    t = _count("t", t, "round index")
-    _broadcast(m=m, epsilon=epsilon, B=B, eta=eta, t=t)
-    return _out(_tail_printed(m, epsilon, _alpha_l1_bound(B, eta, t)))
+    return _estimate_tail(_tail_printed, m, epsilon, B, eta, t)
 
 
 def estimate_tail_corrected(
@@ -644,29 +636,28 @@ def estimate_tail_corrected(
 
     Parameters
     ----------
-    m : int or array_like
-        Number of samples of Algorithm 2, a positive integer.
-    epsilon : float or array_like
-        Deviation, ``> 0``.
-    B : float or array_like
-        Norm bound, ``B >= 1``.
-    eta : float or array_like
-        Step size, ``> 0``.
-    t : int or array_like
-        Round index, a positive integer.
+    m, epsilon, B, eta, t
+        As in :func:`estimate_tail_printed`.
 
     Returns
     -------
     float or ndarray
         A bound on ``P[|E_t - <f_t, Phi(x_t)>| >= epsilon]``, in ``[0, 1]``.
     """
+    return _estimate_tail(_tail_corrected, m, epsilon, B, eta, t)
+
+
+def _estimate_tail(tail, m: ArrayLike, epsilon: ArrayLike, B: ArrayLike, eta: ArrayLike,
+                   t: ArrayLike) -> Real:
+    """``tail`` (:func:`_tail_printed` or :func:`_tail_corrected`) at ``||alpha^(t)||_1``'s
+    bound :func:`_alpha_l1_bound`, at the checked arguments of :func:`estimate_tail_printed`."""
     m = _count("m", m, "samples of Algorithm 2")
     epsilon = _positive("epsilon", epsilon, "deviation")
     B = _norm_bound(B)
     eta = _positive("eta", eta, "step size")
     t = _count("t", t, "round index")
     _broadcast(m=m, epsilon=epsilon, B=B, eta=eta, t=t)
-    return _out(_tail_corrected(m, epsilon, _alpha_l1_bound(B, eta, t)))
+    return _out(tail(m, epsilon, _alpha_l1_bound(B, eta, t)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -1205,10 +1196,7 @@ def test_time_m_theorem(epsilon0: float, delta: float, B: float, T: int) -> int:
     int
         ``ceil(((16B+1) B)^2 T log(1/delta) / epsilon0^2)``.
     """
-    epsilon0 = _scalar("epsilon0", _positive("epsilon0", epsilon0, "test-time accuracy"))
-    delta = _scalar("delta", _open_unit("delta", delta, "failure probability"))
-    return _test_time_m(epsilon0, delta, _theorem_alpha_l1(B, T), corrected=False,
-                        inputs="epsilon0, delta, B and T")
+    return _test_time_m_theorem(epsilon0, delta, B, T, corrected=False)
 
 
 def test_time_m_theorem_corrected(epsilon0: float, delta: float, B: float, T: int) -> int:
@@ -1220,23 +1208,23 @@ def test_time_m_theorem_corrected(epsilon0: float, delta: float, B: float, T: in
 
     Parameters
     ----------
-    epsilon0 : float
-        Accuracy, ``> 0``.
-    delta : float
-        Failure probability, in ``(0, 1)``.
-    B : float
-        Norm bound, ``B >= 1``.
-    T : int
-        Number of rounds, a positive integer.
+    epsilon0, delta, B, T
+        As in :func:`test_time_m_theorem`.
 
     Returns
     -------
     int
         ``ceil(2 ((16B+1) B)^2 T log(2/delta) / epsilon0^2)``.
     """
+    return _test_time_m_theorem(epsilon0, delta, B, T, corrected=True)
+
+
+def _test_time_m_theorem(epsilon0: float, delta: float, B: float, T: int, corrected: bool) -> int:
+    """:func:`_test_time_m` at the theorem's bound on ``||alpha||_1``, at the checked arguments
+    of :func:`test_time_m_theorem`."""
     epsilon0 = _scalar("epsilon0", _positive("epsilon0", epsilon0, "test-time accuracy"))
     delta = _scalar("delta", _open_unit("delta", delta, "failure probability"))
-    return _test_time_m(epsilon0, delta, _theorem_alpha_l1(B, T), corrected=True,
+    return _test_time_m(epsilon0, delta, _theorem_alpha_l1(B, T), corrected=corrected,
                         inputs="epsilon0, delta, B and T")
 
 

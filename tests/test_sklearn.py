@@ -7,6 +7,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from iln.sklearn import (
     DoublyStochasticRegressor,
     FixedRandomRegressor,
+    InvalidParameterError,
     RandomKitchenSinksClassifier,
     RandomKitchenSinksRegressor,
     ShrinkingGradientRegressor,
@@ -195,6 +196,40 @@ def test_bad_parameters_name_the_parameter():
         RandomKitchenSinksRegressor(ridge=-1.0).fit(X, y)
     with pytest.raises(ValueError, match="'family' parameter"):
         ShrinkingGradientRegressor(family="wavelet").fit(X, y)
+
+
+@pytest.mark.parametrize(("estimator", "name"), [
+    (ShrinkingGradientRegressor(B=2.0**13), "B"),  # the proof's m would overflow
+    (ShrinkingGradientRegressor(m=0), "m"),
+    (ShrinkingGradientRegressor(m=2**62 + 1), "m"),  # beyond iln.estimator.MAX_M
+    (ShrinkingGradientRegressor(n_predict_samples=1.5), "n_predict_samples"),
+    (ShrinkingGradientRegressor(update="ascent"), "update"),
+    (ShrinkingGradientRegressor(random_state=-1), "random_state"),
+    (ShrinkingGradientRegressor(random_state=2**32), "random_state"),
+    (ShrinkingGradientRegressor(family_params=[1.0]), "family_params"),
+    (RandomKitchenSinksRegressor(K=0), "K"),
+    (RandomKitchenSinksRegressor(C=0.0), "C"),
+    (RandomKitchenSinksClassifier(svm_C=-1.0), "svm_C"),
+    (FixedRandomRegressor(r=True), "r"),
+    (FixedRandomRegressor(method="lsq"), "method"),
+    (FixedRandomRegressor(B=float("nan")), "B"),
+    (DoublyStochasticRegressor(gamma1=-0.1), "gamma1"),
+    (DoublyStochasticRegressor(nu=float("inf")), "nu"),
+])
+def test_each_parameter_is_checked_at_fit(estimator, name):
+    X, y = _data(n=20)
+    with pytest.raises(InvalidParameterError, match=f"'{name}' parameter") as caught:
+        estimator.fit(X, y)
+    # As scikit-learn's own estimators: one error class is both.
+    assert isinstance(caught.value, ValueError)
+    assert isinstance(caught.value, TypeError)
+
+
+def test_the_accepted_words_and_none_pass_the_checks():
+    X, y = _data(n=20)
+    RandomKitchenSinksRegressor(K=5, C=None, ridge="auto", family_params=None,
+                                random_state=np.random.RandomState(0)).fit(X, y)
+    FixedRandomRegressor(r=5, eta="auto", B=None, random_state=None).fit(X, y)
 
 
 def test_kitchen_sinks_classifier_on_breast_cancer():

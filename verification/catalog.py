@@ -235,8 +235,13 @@ class Source:
     statement: str
 
     def __post_init__(self):
-        if self.paper not in PAPERS:
-            raise ValueError(f"paper must be one of {sorted(PAPERS)}, got {self.paper!r}")
+        _check_paper(self.paper)
+
+
+def _check_paper(paper: str) -> None:
+    """A :class:`Source` or :class:`Quote` names a paper version of :data:`PAPERS`."""
+    if paper not in PAPERS:
+        raise ValueError(f"paper must be one of {sorted(PAPERS)}, got {paper!r}")
 
 
 @dataclass(frozen=True)
@@ -260,8 +265,7 @@ class Quote:
     text: str
 
     def __post_init__(self):
-        if self.paper not in PAPERS:
-            raise ValueError(f"paper must be one of {sorted(PAPERS)}, got {self.paper!r}")
+        _check_paper(self.paper)
         if not self.text.strip():
             raise ValueError(f"the quotation at {self.paper} {self.location} is empty")
 

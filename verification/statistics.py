@@ -580,12 +580,8 @@ def empirical_bernstein_interval(
 
     Parameters
     ----------
-    values : array_like, shape (n,)
-        Independent draws, ``n >= 2``, each in ``[lower, upper]``.
-    lower, upper : float
-        Known bounds of the variables, ``lower < upper``.
-    level : float
-        Coverage probability, in (0, 1).
+    values, lower, upper, level
+        As for :func:`hoeffding_interval`, with at least two draws (``n >= 2``).
 
     Returns
     -------
@@ -621,12 +617,8 @@ def mean_interval(values: ArrayLike, lower: float, upper: float, level: float) -
 
     Parameters
     ----------
-    values : array_like, shape (n,)
-        Independent draws, ``n >= 2``, each in ``[lower, upper]``.
-    lower, upper : float
-        Known bounds of the variables, ``lower < upper``.
-    level : float
-        Coverage probability, in (0, 1).
+    values, lower, upper, level
+        As for :func:`hoeffding_interval`, with at least two draws (``n >= 2``).
 
     Returns
     -------

@@ -190,14 +190,9 @@ class KitchenSinksResult:
 
 
 def _check_labels(y, m: int, loss: str) -> np.ndarray:
-    arr = np.asarray(y)
-    if arr.dtype == object or not np.issubdtype(arr.dtype, np.number) or np.iscomplexobj(arr):
-        raise TypeError(f"y must be a real numeric array, got dtype {arr.dtype}")
-    arr = arr.astype(np.float64)
+    arr = arguments.real_array(y, "y")
     if arr.shape != (m,):
         raise ValueError(f"y must have shape ({m},) to match X, got {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError("y must be finite (no NaN or inf)")
     if loss == "hinge":
         if not np.all(np.abs(arr) == 1.0):
             raise ValueError("y must hold labels in {-1, +1} for the hinge loss (004 Section 1)")
@@ -214,17 +209,14 @@ def _validate(X, y, family, K, seed, loss, C, ridge, svm_C, svm_max_iter, svm_to
     X = family.check_inputs(X, "X")
     if X.shape[0] < 1:
         raise ValueError("X must hold at least one point (m >= 1)")
-    if not isinstance(loss, str) or loss not in LOSSES:
-        raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
+    loss = arguments.choice(loss, "loss", LOSSES)
     y = _check_labels(y, X.shape[0], loss)
     K = arguments.length(K, "K", 1)
     seed = random_streams.as_seed_sequence(seed)
     C = None if C is None else arguments.positive_real(C, "C")
     if C is not None and loss == "hinge":
         _check_lp_box(C / K, "C/K")
-    ridge = arguments.finite_real(ridge, "ridge")
-    if ridge < 0:
-        raise ValueError(f"ridge must be >= 0, got {ridge}")
+    ridge = arguments.nonnegative_real(ridge, "ridge")
     if ridge > 0 and loss != "quadratic":
         raise ValueError("ridge applies to the quadratic loss only; the hinge loss uses svm_C or C")
     svm_C = arguments.positive_real(svm_C, "svm_C")
@@ -271,24 +263,16 @@ def _box_least_squares(Z, y, ridge, K, bound):
 
 
 def _hinge_lp(Z, y, bound):
-    """argmin (1/m) sum_i max(0, 1 - y_i a . z_i) subject to |a_k| <= bound, as an LP."""
-    m, K = Z.shape
-    # Variables [a (K), xi (m)]; xi_i >= 1 - y_i a . z_i  <=>  -y_i z_i . a - xi_i <= -1.
-    A_ub = sparse.hstack([sparse.csr_matrix(-(y[:, None] * Z)), -sparse.identity(m, format="csr")],
-                         format="csr")
-    c = np.concatenate([np.zeros(K), np.full(m, 1.0 / m)])
-    bounds = [(-bound, bound)] * K + [(0.0, None)] * m
-    res = optimize.linprog(c, A_ub=A_ub, b_ub=-np.ones(m), bounds=bounds, method="highs",
-                           options={"primal_feasibility_tolerance": _HIGHS_TOL,
-                                    "dual_feasibility_tolerance": _HIGHS_TOL})
-    if res.status != 0:
-        raise SolverConvergenceError(f"the hinge-loss linear program failed: {res.message}")
-    return np.clip(res.x[:K], -bound, bound)
+    """argmin (1/m) sum_i max(0, 1 - y_i a . z_i) subject to |a_k| <= bound, as an LP: the
+    weighted LP with every weight ``1/m``."""
+    m = Z.shape[0]
+    return _weighted_hinge_lp(Z, y, np.full(m, 1.0 / m), bound)
 
 
 def _weighted_hinge_lp(Z, y, weights, bound):
     """argmin sum_i weights_i max(0, 1 - y_i a . z_i) subject to |a_k| <= bound, as an LP."""
     m, K = Z.shape
+    # Variables [a (K), xi (m)]; xi_i >= 1 - y_i a . z_i  <=>  -y_i z_i . a - xi_i <= -1.
     A_ub = sparse.hstack([sparse.csr_matrix(-(y[:, None] * Z)), -sparse.identity(m, format="csr")],
                          format="csr")
     c = np.concatenate([np.zeros(K), weights])
@@ -297,7 +281,7 @@ def _weighted_hinge_lp(Z, y, weights, bound):
                            options={"primal_feasibility_tolerance": _HIGHS_TOL,
                                     "dual_feasibility_tolerance": _HIGHS_TOL})
     if res.status != 0:
-        raise SolverConvergenceError(f"the weighted hinge-loss linear program failed: {res.message}")
+        raise SolverConvergenceError(f"the hinge-loss linear program failed: {res.message}")
     return np.clip(res.x[:K], -bound, bound)
 
 
@@ -343,8 +327,7 @@ def minimize_weighted_risk(Z, y, weights, *, loss: str, bound: float) -> np.ndar
         raise ValueError(f"y must be finite with shape ({m},), got {y.shape}")
     if w.shape != (m,) or not np.all(np.isfinite(w)) or np.any(w < 0) or not np.any(w > 0):
         raise ValueError(f"weights must be finite, non-negative, not all 0, with shape ({m},)")
-    if not isinstance(loss, str) or loss not in LOSSES:
-        raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
+    loss = arguments.choice(loss, "loss", LOSSES)
     bound = arguments.positive_real(bound, "bound")
     if loss == "quadratic":
         root = np.sqrt(w)
@@ -534,17 +517,12 @@ class AdaBoostResult:
 
 
 def _check_matrix(X, name: str, dim: int | None = None) -> np.ndarray:
-    arr = np.asarray(X)
-    if arr.dtype == object or not np.issubdtype(arr.dtype, np.number) or np.iscomplexobj(arr):
-        raise TypeError(f"{name} must be a real numeric array, got dtype {arr.dtype}")
+    arr = arguments.real_array(X, name)
     if arr.ndim != 2:
         raise ValueError(f"{name} must be a 2-D array (n_points, n_features), got shape {arr.shape}")
     if dim is not None and arr.shape[1] != dim:
         raise ValueError(f"{name} must have {dim} columns (as in training), got {arr.shape[1]}")
-    arr = np.ascontiguousarray(arr, dtype=np.float64)
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite (no NaN or inf)")
-    return arr
+    return np.ascontiguousarray(arr)
 
 
 def _adaboost_algorithm_kwargs(cls) -> dict:
@@ -580,10 +558,7 @@ def adaboost_stumps(X, y, *, n_estimators, seed) -> AdaBoostResult:
     X = _check_matrix(X, "X")
     if X.shape[0] < 2:
         raise ValueError("X must hold at least two points")
-    y_arr = np.asarray(y)
-    if y_arr.dtype == object or not np.issubdtype(y_arr.dtype, np.number):
-        raise TypeError(f"y must be a real numeric array, got dtype {y_arr.dtype}")
-    y_arr = y_arr.astype(np.float64)
+    y_arr = arguments.real_array(y, "y")
     if y_arr.shape != (X.shape[0],):
         raise ValueError(f"y must have shape ({X.shape[0]},) to match X, got {y_arr.shape}")
     if not np.all(np.abs(y_arr) == 1.0) or np.unique(y_arr).size < 2:

@@ -216,6 +216,21 @@ def _label_axis(axes, labels: Sequence[str]) -> None:
     axes.set_xlim(-0.6, len(labels) - 0.4)
 
 
+def _points_figure(keys: Sequence[str]):
+    """A figure of one point per key, wide enough for the keys' labels: the figure, its axes
+    and the points' x positions."""
+    figure = _figure(max(8.0, 0.45 * len(keys) + 4.5), 4.8)
+    return figure, figure.add_subplot(), _positions(keys)
+
+
+def _finish_points(axes, keys: Sequence[str], ylabel: str, title: str) -> None:
+    """Label the axes of a :func:`_points_figure`: the keys below, the legend beside."""
+    axes.set_ylabel(ylabel)
+    _label_axis(axes, keys)
+    _legend(axes)
+    axes.set_title(title)
+
+
 # -- the shapes ----------------------------------------------------------------------------
 
 def _tail_plot(prefix: str, path: str, rows: Mapping) -> Plot:
@@ -227,9 +242,7 @@ def _tail_plot(prefix: str, path: str, rows: Mapping) -> Plot:
     floor = min(positive) / 10 if positive else 1e-3
     top = max(positive) * 2 if positive else 1.0
     with matplotlib.rc_context(_RC):
-        figure = _figure(max(8.0, 0.45 * len(keys) + 4.5), 4.8)
-        axes = figure.add_subplot()
-        x = _positions(keys)
+        figure, axes, x = _points_figure(keys)
         freq = [max(f, floor) for f, *_ in values]
         low = [max(lo, floor) for _, lo, _, _, _ in values]
         high = [max(min(hi, top), floor) for _, _, hi, _, _ in values]
@@ -249,10 +262,7 @@ def _tail_plot(prefix: str, path: str, rows: Mapping) -> Plot:
                       color="#ef6c00", markersize=12, markeredgewidth=2, label="corrected bound")
         axes.set_yscale("log")
         axes.set_ylim(floor / 2, top)
-        axes.set_ylabel("tail probability")
-        _label_axis(axes, keys)
-        _legend(axes)
-        axes.set_title(f"{path}: tail frequency against its bound")
+        _finish_points(axes, keys, "tail probability", f"{path}: tail frequency against its bound")
     name = f"tail-{_slug(path)}"
     return Plot(name, "tail", f"Tail probability against its bound ({path})",
                 "Each point: the frequency of the event over the trials with its exact "
@@ -271,18 +281,13 @@ def _mean_plot(prefix: str, path: str, rows: Mapping) -> Plot:
     low_end = [lo if math.isfinite(lo) else m for (lo, _), m in zip(intervals, mean, strict=True)]
     high_end = [hi if math.isfinite(hi) else m for (_, hi), m in zip(intervals, mean, strict=True)]
     with matplotlib.rc_context(_RC):
-        figure = _figure(max(8.0, 0.45 * len(keys) + 4.5), 4.8)
-        axes = figure.add_subplot()
-        x = _positions(keys)
+        figure, axes, x = _points_figure(keys)
         axes.vlines(x, low_end, high_end, color="#1565c0", linewidth=2, label="interval of the mean")
         axes.plot(x, mean, "o", color="#1565c0", label="mean")
         axes.plot(x, reference, "_", color="#c62828", markersize=18, markeredgewidth=2,
                   label=reference_name)
         scale = _value_scale(axes, finite)
-        axes.set_ylabel("mean")
-        _label_axis(axes, keys)
-        _legend(axes)
-        axes.set_title(f"{path}: mean against its {reference_name}")
+        _finish_points(axes, keys, "mean", f"{path}: mean against its {reference_name}")
     name = f"mean-{_slug(path)}"
     return Plot(name, "mean", f"Mean against its {reference_name} ({path})",
                 f"Each point: the mean over the trials with its interval at the claim's level; "

@@ -31,7 +31,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from verification.selftest.injection import CodeEdit, CompiledModuleEdit, Edit, apply_all
+from verification.selftest.injection import (
+    CodeEdit,
+    CompiledModuleEdit,
+    Edit,
+    apply_all,
+    edits_json,
+)
 
 __all__ = ["DEFECTS", "Defect", "get", "names"]
 
@@ -83,7 +89,7 @@ class Defect:
     def to_json(self) -> dict:
         return {"name": self.name, "module": self.module, "description": self.description,
                 "breaks": self.breaks, "check_added": self.check_added,
-                "edits": [{"where": e.where, "old": e.old, "new": e.new} for e in self.edits]}
+                "edits": edits_json(self.edits)}
 
 
 # ------------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from verification import catalog, runner, statistics
-from verification.selftest.mutation import run_defect
+from verification.selftest.mutation import check_campaign, run_defect
 
 __all__ = ["STABLE_SHARE", "FalseAlarms", "differing_verdicts", "false_alarm_campaign"]
 
@@ -199,16 +199,12 @@ def false_alarm_campaign(seeds: Sequence[int], *, workdir: str | Path, profile: 
     -------
     FalseAlarms
     """
-    workdir = Path(workdir)
-    if not workdir.is_dir():
-        raise ValueError(f"workdir must be an existing directory, got {str(workdir)!r}")
+    workdir, claims = check_campaign(workdir, claims)
     seeds = list(seeds)
     if any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in seeds):
         raise ValueError(f"seeds must be non-negative ints, got {seeds!r}")
     if len(set(seeds)) != len(seeds):
         raise ValueError(f"seeds must be distinct (independent replications), got {seeds!r}")
-    everything = catalog.load()
-    claims = list(everything) if not claims else list(dict.fromkeys(claims))
     start = time.perf_counter()
     # A claim that raises on the unmodified code is a differing verdict ('error'), not a crash.
     per_seed = {seed: run_defect(None, claims, profile=profile, seed=seed, jobs=jobs,

@@ -40,6 +40,7 @@ __all__ = [
     "apply_all",
     "clear_claim_caches",
     "edits_applied",
+    "edits_json",
     "python_function",
     "resolve",
     "swap_code",
@@ -182,6 +183,11 @@ def edits_applied(edits: tuple[Edit, ...]) -> Iterator[None]:
         yield
     finally:
         undo()
+
+
+def edits_json(edits: tuple[Edit, ...]) -> list[dict]:
+    """The edits as a report shows them: ``{"where", "old", "new"}`` each, in order."""
+    return [{"where": e.where, "old": e.old, "new": e.new} for e in edits]
 
 
 def apply_all(edits: tuple[Edit, ...]) -> Callable[[], None]:

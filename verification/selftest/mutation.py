@@ -28,8 +28,8 @@ from verification.selftest import defects as defects_catalog
 from verification.selftest.defects import Defect
 from verification.selftest.reach import Reach
 
-__all__ = ["ERROR", "DefectOutcome", "MutationCampaign", "copy_control_trials", "mutation_campaign",
-           "run_defect"]
+__all__ = ["ERROR", "DefectOutcome", "MutationCampaign", "check_campaign", "copy_control_trials",
+           "mutation_campaign", "run_defect"]
 
 #: the verdict recorded for a claim whose trials or decision raised.
 ERROR = "error"
@@ -203,6 +203,20 @@ def run_defect(name: str | None, claims: Sequence[str], *, profile: str, seed: i
     return DefectOutcome(name or "control", verdicts, errors, time.perf_counter() - start, copied)
 
 
+def check_campaign(workdir: str | Path, claims: Sequence[str] | None) -> tuple[Path, list[str]]:
+    """A campaign's store directory, which must exist, and its claims: ``claims`` in order
+    without repeats, the whole catalog when none are given; an unknown claim id is refused."""
+    workdir = Path(workdir)
+    if not workdir.is_dir():
+        raise ValueError(f"workdir must be an existing directory, got {str(workdir)!r}")
+    everything = catalog.load()
+    claims = list(everything) if not claims else list(dict.fromkeys(claims))
+    unknown = [c for c in claims if c not in everything]
+    if unknown:
+        raise ValueError(f"claims: unknown claim id {unknown[0]!r} (iln-verify list shows the catalog)")
+    return workdir, claims
+
+
 def mutation_campaign(defects: Sequence[Defect], *, workdir: str | Path, profile: str = "quick",
                       seed: int = 0, claims: Sequence[str] | None = None, jobs: int = 1,
                       scheduler: str | None = None, quiet: bool = True) -> MutationCampaign:
@@ -212,35 +226,19 @@ def mutation_campaign(defects: Sequence[Defect], *, workdir: str | Path, profile
     ----------
     defects : sequence of Defect
         The defects to plant, one run each.
-    workdir : path
-        An existing directory for the stores (``seed-<seed>.sqlite``, ``<defect>.sqlite``); a
-        campaign started again with the same directory resumes where it stopped.
-    profile : {"smoke", "quick", "full"}, default="quick"
     seed : int, default=0
         Master seed of every run.
-    claims : sequence of str, optional
-        Claim ids; default the whole catalog.
-    jobs : int, default=1
-        Local worker processes per run.
-    scheduler : str, optional
-        A Dask scheduler address instead of local workers.
-    quiet : bool, default=True
-        No progress bars.
+    workdir, profile, claims, jobs, scheduler, quiet
+        As in :func:`verification.selftest.false_alarms.false_alarm_campaign`; the stores are
+        ``seed-<seed>.sqlite`` (the control) and ``<defect>.sqlite``.
 
     Returns
     -------
     MutationCampaign
     """
-    workdir = Path(workdir)
-    if not workdir.is_dir():
-        raise ValueError(f"workdir must be an existing directory, got {str(workdir)!r}")
+    workdir, claims = check_campaign(workdir, claims)
     if profile not in catalog.PROFILES:
         raise ValueError(f"profile must be one of {catalog.PROFILES}, got {profile!r}")
-    everything = catalog.load()
-    claims = list(everything) if not claims else list(dict.fromkeys(claims))
-    unknown = [c for c in claims if c not in everything]
-    if unknown:
-        raise ValueError(f"claims: unknown claim id {unknown[0]!r} (iln-verify list shows the catalog)")
     for d in defects:
         if not isinstance(d, Defect):
             raise TypeError(f"defects must hold Defect objects, got {type(d).__name__}")

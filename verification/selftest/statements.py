@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from verification import catalog, runner
-from verification.selftest.injection import CodeEdit, Edit, edits_applied
+from verification.selftest.injection import CodeEdit, Edit, edits_applied, edits_json
 from verification.verdicts import ERROR, HOLDS_AFTER_CORRECTION, VIOLATED
 
 __all__ = ["KINDS", "MUTANTS", "StatementMutant", "for_claims", "get", "names", "rejected",
@@ -100,7 +100,7 @@ class StatementMutant:
     def to_json(self) -> dict:
         return {"name": self.name, "claim": self.claim, "kind": self.kind, "statement": self.statement,
                 "counterexample": self.stored, "why": self.why, "profile": self.profile,
-                "edits": [{"where": e.where, "old": e.old, "new": e.new} for e in self.edits]}
+                "edits": edits_json(self.edits)}
 
 
 def rejected(expected: str, verdict: str, verdict_printed: str | None, verdict_corrected: str | None) -> bool:
@@ -610,8 +610,8 @@ _CATALOG = (
         kind="constant halved",
         statement="R_m[F_w] <= C / (2 sqrt(m)) (eq. 23 halved)",
         edits=(CodeEdit("iln.function_class", "rademacher_bound",
-                        'return _positive(C, "C") / math.sqrt(',
-                        'return 0.5 * _positive(C, "C") / math.sqrt('),),
+                        'return arguments.positive_real(C, "C") / math.sqrt(',
+                        'return 0.5 * arguments.positive_real(C, "C") / math.sqrt('),),
         counterexample=_rademacher_halved,
         stored={"instance": "signs: every feature value +-1, C = 1", "R_2": "1/2",
                 "mutant_bound_2": 0.353553, "R_8": "35/128", "mutant_bound_8": 0.176777},

@@ -151,13 +151,20 @@ def section6_trial(config, seed, runs: Mapping[str, Mapping],
 
 def register_section6_conformance(claim_id: str, *, title: str, sources: tuple[Source, ...],
                                   runs: Mapping[str, Mapping], expected: str,
-                                  trial: Callable, decide: Callable) -> Claim:
+                                  trial: Callable) -> Claim:
     """Register a baseline's conformance claim: Section 6 data, a deterministic invariant.
 
-    ``trial`` and ``decide`` are the module-level functions of the claim's module (trials are
-    looked up by claim id in worker processes and fingerprinted by their module), built on
-    :func:`section6_trial` and :func:`conformance_decide`.
+    ``trial`` is a module-level function of the claim's module, built on :func:`section6_trial`
+    (trials are looked up by claim id in worker processes and fingerprinted by their module);
+    the decision is :func:`conformance_decide` over ``runs``, which runs after the trials in the
+    main process and so needs no module of its own.
     """
+    descriptions = {name: str(settings) for name, settings in runs.items()}
+
+    def decide(records, config, alpha) -> Verdict:
+        """Deterministic invariant: one quantity off its transcription is a violation."""
+        return conformance_decide(claim_id, records, descriptions, alpha)
+
     return register(Claim(
         id=claim_id, title=title, sources=sources, rule="deterministic invariant",
         expected=expected, configs=SECTION6_CONFIGS, trial=trial, decide=decide,

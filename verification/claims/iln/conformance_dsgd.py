@@ -17,11 +17,10 @@ from iln.reference.doubly_stochastic import doubly_stochastic_reference
 from verification.catalog import Source
 from verification.claims.iln.conformance import (
     NO_ARXIV_SOURCE,
-    conformance_decide,
     register_section6_conformance,
     section6_trial,
 )
-from verification.verdicts import HOLDS, Verdict
+from verification.verdicts import HOLDS
 
 CLAIM_ID = "iln.conformance.dsgd"
 RUNS = {
@@ -43,11 +42,6 @@ def dsgd_trial(config, seed) -> dict:
     return section6_trial(config, seed, RUNS, _quantities)
 
 
-def dsgd_decide(records, config, alpha) -> Verdict:
-    """Deterministic invariant: one quantity off its transcription is a violation."""
-    return conformance_decide(CLAIM_ID, records, {k: str(v) for k, v in RUNS.items()}, alpha)
-
-
 register_section6_conformance(
     CLAIM_ID,
     title="Conformance: DSGD equals its transcription of Section 6 (each point's own features, "
@@ -60,5 +54,4 @@ register_section6_conformance(
     runs=RUNS,
     expected=HOLDS,
     trial=dsgd_trial,
-    decide=dsgd_decide,
 )

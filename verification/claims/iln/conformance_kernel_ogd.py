@@ -14,11 +14,10 @@ from iln.baselines.kernel_ogd import kernel_ogd
 from iln.reference.kernel_ogd import kernel_ogd_reference
 from verification.catalog import Source
 from verification.claims.iln.conformance import (
-    conformance_decide,
     register_section6_conformance,
     section6_trial,
 )
-from verification.verdicts import HOLDS, Verdict
+from verification.verdicts import HOLDS
 
 CLAIM_ID = "iln.conformance.kernel_ogd"
 #: without projection (B = None, plain kernel OGD) and with one that binds.
@@ -40,11 +39,6 @@ def kernel_ogd_trial(config, seed) -> dict:
     return section6_trial(config, seed, RUNS, _quantities)
 
 
-def kernel_ogd_decide(records, config, alpha) -> Verdict:
-    """Deterministic invariant: one quantity off its transcription is a violation."""
-    return conformance_decide(CLAIM_ID, records, {k: str(v) for k, v in RUNS.items()}, alpha)
-
-
 _EQ9 = (r"f_1 = 0;\ f_{t+1} = \mathrm{Proj}_B\big(f_t - \eta\nabla_t\big),\ "
         r"\nabla_t = (\langle f_t, \Phi(x_t)\rangle - y_t)\Phi(x_t)")
 register_section6_conformance(
@@ -56,5 +50,4 @@ register_section6_conformance(
     runs=RUNS,
     expected=HOLDS,
     trial=kernel_ogd_trial,
-    decide=kernel_ogd_decide,
 )

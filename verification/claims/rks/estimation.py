@@ -31,7 +31,7 @@ from iln.random_streams import child, generator
 from verification import rules
 from verification.catalog import Claim, Source, register
 from verification.claims.rks.approximation import lemma1_trials
-from verification.claims.rks.instances import DESCRIPTIONS, class_instance
+from verification.claims.rks.instances import DESCRIPTIONS, class_instance, sample_grid
 from verification.verdicts import HOLDS, Verdict
 
 LEMMA3_ID = "rks.lemma3.estimation"
@@ -69,9 +69,7 @@ def _quadratic_bracket(dG: np.ndarray, db: np.ndarray, a: float) -> tuple[float,
 def deviation_trial(config, seed) -> dict:
     """Per (instance, loss, K, m): the bracketed suprema of ``|R - R_emp|`` and ``R - R_emp``."""
     record, C = {}, config["C"]
-    grid = [(n, loss, K, m) for n in config["instances"] for loss in config["losses"]
-            for K in config["K"] for m in config["m"]]
-    for j, (name, loss, K, m) in enumerate(grid):
+    for j, (name, loss, K, m) in enumerate(sample_grid(config)):
         inst = class_instance(name, C)
         rng = generator(child(seed, j))
         W = inst.family.sample(K, rng)

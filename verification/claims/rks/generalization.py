@@ -17,7 +17,12 @@ from iln.baselines.kitchen_sinks import random_kitchen_sinks
 from iln.random_streams import child, generator
 from verification import rules, statistics
 from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Source, register
-from verification.claims.rks.instances import DESCRIPTIONS, class_instance, risk_minimizer
+from verification.claims.rks.instances import (
+    DESCRIPTIONS,
+    class_instance,
+    risk_minimizer,
+    sample_grid,
+)
 from verification.rules import probability_bound
 from verification.verdicts import HOLDS, Verdict
 
@@ -27,9 +32,7 @@ THM1_ID = "rks.thm1.excess_risk"
 def excess_risk_trial(config, seed) -> dict:
     """Per (instance, loss, K, m): Algorithm 1's exact excess risk over F_p's minimum."""
     record, C = {}, config["C"]
-    grid = [(n, loss, K, m) for n in config["instances"] for loss in config["losses"]
-            for K in config["K"] for m in config["m"]]
-    for j, (name, loss, K, m) in enumerate(grid):
+    for j, (name, loss, K, m) in enumerate(sample_grid(config)):
         inst = class_instance(name, C)
         _, X, y = inst.support.draw(m, generator(child(seed, j, 0)))
         fit = random_kitchen_sinks(X, y, inst.family, K=K, seed=child(seed, j, 1), loss=loss, C=C)

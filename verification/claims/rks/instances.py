@@ -29,7 +29,7 @@ from iln.function_class import AtomFeatures, AtomMember, KernelMember, LabelledS
 from iln.synthetic_benchmarks import adult_like, kdd_like
 
 __all__ = ["DATASETS", "DESCRIPTIONS", "ClassInstance", "class_instance", "dataset",
-           "risk_minimizer", "standardized", "training_rows"]
+           "risk_minimizer", "sample_grid", "standardized", "training_rows"]
 
 
 @dataclass(frozen=True)
@@ -115,6 +115,14 @@ def class_instance(name: str, C: float = 1.0) -> ClassInstance:
         return ClassInstance(name, family, member, support, C, False)
     raise ValueError(f"unknown class instance {name!r}; known: {sorted(DESCRIPTIONS)}")
 
+
+
+def sample_grid(config) -> list[tuple[str, str, int, int]]:
+    """The points ``(instance, loss, K, m)`` of a trial of Lemma 3, Theorem 1 or Theorem 2, in
+    the order whose index ``j`` names the point's child seed: every instance, every loss, every
+    number of features ``K`` and every sample size ``m`` of ``config``."""
+    return [(name, loss, K, m) for name in config["instances"] for loss in config["losses"]
+            for K in config["K"] for m in config["m"]]
 
 # The synthetic stand-ins are fixed data sets, like the bundled ones: one seed for all runs (the
 # paper's year), and each trial's seed varies only the split and the features.  12,000 adult-like
