@@ -12,7 +12,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from markupsafe import escape
 
-from verification import catalog, cli, runner
+from verification import catalog, cli, rules, runner
 from verification.report import ReportError, write_report
 from verification.report.context import gather
 from verification.report.errata import note_for, snippet
@@ -20,6 +20,7 @@ from verification.report.forest import comparison, forest_rows, forest_svg
 from verification.report.mathml import to_mathml
 from verification.report.plots import claim_plots
 from verification.report.statements import segments
+from verification.report.tables import format_value
 from verification.store import Store
 from verification.verdicts import Verdict
 
@@ -473,3 +474,77 @@ def test_the_type_one_and_statement_mutant_campaigns_come_from_their_own_documen
     page = (tmp_path / "selftest.html").read_text()
     assert "statement mutants (smoke profile): 0 of 1" in page
     assert "GAP: not detected" in page
+
+
+# -- the search behind each verdict (issue 18: what was tried, how, how long, the worst instance) --
+
+def _search_html(page: Path) -> str:
+    return page.read_text().split('<h2 id="search">', 1)[1].split("<h2", 1)[0]
+
+
+def test_a_grid_claims_page_shows_its_search(report):
+    summary = next(c for c in json.loads((report / "summary.json").read_text())["claims"] if c["id"] == CLAIMS[0])
+    search = _search_html(report / "claims" / f"{CLAIMS[0]}.html")
+    config = catalog.get(CLAIMS[0]).config("smoke")
+    for point in config["grid"]:  # the smoke profile's grid, every parameter of every point
+        assert f"{{instance: {point['instance']}, m: {point['m']}, eps_rel: {point['eps_rel']}}}" in search
+    assert "Monte Carlo" in search and "Clopper-Pearson" in search
+    assert f"{summary['n_trials']} trials in {summary['elapsed_s']:.1f} s" in search
+    points = summary["details"]["points"]
+    assert len(points) == len(config["grid"])
+    for key, row in points.items():  # each point with its sample size and ratio
+        cells = search.split(f"<td>{key}</td>", 1)[1].split("</tr>", 1)[0]
+        assert f">{row['trials']}<" in cells and f">{format_value(row['ratio'])}<" in cells
+    assert "all count" in search
+    worst = summary["worst_instance"]
+    assert f"<td>{worst['point']}</td>" in search.split("Worst instance", 1)[1]
+    assert f"({format_value(summary['worst_ratio'])}): above 1, so the printed statement is exceeded" in search
+    markdown = (report / "claims" / f"{CLAIMS[0]}.md").read_text()
+    assert "## Search" in markdown and "### points tried" in markdown
+    assert f"({format_value(summary['worst_ratio'])}): above 1" in markdown
+
+
+def _report_of(tmp_path: Path, verdict: Verdict) -> Path:
+    """The report of a store holding only ``verdict``, as its rule built it."""
+    store = tmp_path / "one.sqlite"
+    with Store(store) as db:
+        db.save_verdict(0, "quick", verdict.claim_id, verdict.with_elapsed(12.5).to_json())
+    write_report(store, tmp_path / "out")
+    return tmp_path / "out" / "claims"
+
+
+def test_an_exact_claims_page_shows_the_rounds_it_evaluated(tmp_path):
+    runs = {"tie": {"rounds": 40, "breaches": 0}, "two_point_relu": {"rounds": 80, "breaches": 0}}
+    verdict = rules.invariant("iln.lemma5.alpha_l1", broken=False, share=0.0, checked=120, alpha=1e-4,
+                              counterexample=None, n_trials=5, statistic=0.75, bound=1.0,
+                              details={"runs": runs, "worst_run": "tie", "worst_round": 17})
+    claims = _report_of(tmp_path, verdict)
+    search = _search_html(claims / "iln.lemma5.alpha_l1.html")
+    assert "Exact evaluation" in search and "no sampling error" in search
+    rows = dict(re.findall(r"<tr><td>([^<]+)</td><td[^>]*>([^<]+)</td></tr>", search))
+    assert rows["rounds checked"] == "120"
+    # The quick profile's configuration: its run names and sizes.
+    config = catalog.get("iln.lemma5.alpha_l1").config("quick")
+    assert rows["runs"] == ", ".join(config["runs"]) and rows["T"] == str(config["T"])
+    assert "5 trials in 12.5 s" in search
+    assert "points tried" not in search and "Every round checked counts" in search
+    assert (rows["worst_run"], rows["worst_round"]) == ("tie", "17")
+    assert "1/1.33 (0.75): at most 1, so the printed statement is not exceeded" in search
+    assert "*How:* Exact evaluation" in (claims / "iln.lemma5.alpha_l1.md").read_text()
+
+
+def test_a_comparison_claims_page_shows_its_seeds_and_the_points_not_counted(tmp_path):
+    faster = rules.PairedPoint("K=10", a=[0.1] * 30, b=[0.2] * 29 + [0.05], names=("rks", "adaboost"),
+                               instance={"K": 10})
+    tied = rules.PairedPoint("K=20", a=[0.3] * 4, b=[0.3] * 4, names=("rks", "adaboost"))
+    verdict = rules.paired_comparison("rks.fig1.vs_adaboost", [faster, tied], 1e-3)
+    assert verdict.can_fail  # K=10 can fail; K=20, all ties, cannot
+    claims = _report_of(tmp_path, verdict)
+    search = _search_html(claims / "rks.fig1.vs_adaboost.html")
+    assert "Comparison over seeds" in search
+    for key, seeds in (("K=10", 30), ("K=20", 4)):  # the sample size of a comparison is its seeds
+        assert f"<td>{key}</td><td class=\"num\">{seeds}</td>" in search
+    assert "1 point(s) could not fail" in search and "not counted: K=20" in search
+    assert "<td>point</td><td>K=10</td>" in search.split("Worst instance", 1)[1]
+    markdown = (claims / "rks.fig1.vs_adaboost.md").read_text()
+    assert "not counted: K=20" in markdown
