@@ -14,9 +14,10 @@ from markupsafe import escape
 
 from verification import catalog, cli, rules, runner
 from verification.report import ReportError, write_report
+from verification.report import readme as readme_tables
 from verification.report.context import gather
 from verification.report.errata import note_for, snippet
-from verification.report.forest import comparison, forest_rows, forest_svg
+from verification.report.forest import comparison, forest_rows, forest_svg, ratio_text
 from verification.report.mathml import to_mathml
 from verification.report.plots import claim_plots
 from verification.report.statements import segments
@@ -548,3 +549,40 @@ def test_a_comparison_claims_page_shows_its_seeds_and_the_points_not_counted(tmp
     assert "<td>point</td><td>K=10</td>" in search.split("Worst instance", 1)[1]
     markdown = (claims / "rks.fig1.vs_adaboost.md").read_text()
     assert "not counted: K=20" in markdown
+
+
+# -- the README's verdict tables, written from summary.json (issue 18) --
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_readme_verdict_tables_are_those_of_the_committed_summary():
+    readme = (ROOT / "README.md").read_text()
+    summary = json.loads((ROOT / "reports" / "summary.json").read_text())
+    block = readme[readme.index(readme_tables.START):readme.index(readme_tables.END) + len(readme_tables.END)]
+    # Regenerate with: iln-verify report --store reports/verdicts.sqlite --out reports --readme README.md
+    assert block == readme_tables.verdict_tables(summary)
+
+
+def test_the_readme_tables_show_each_verdict_with_its_sub_verdicts_and_worst_ratio(store, report, tmp_path, capsys):
+    summary = json.loads((report / "summary.json").read_text())
+    block = readme_tables.verdict_tables(summary)
+    hoeffding = next(line for line in block.splitlines() if line.startswith(f"| `{CLAIMS[0]}`"))
+    cells = [c.strip() for c in hoeffding.strip("|").split("|")]
+    claim = next(c for c in summary["claims"] if c["id"] == CLAIMS[0])
+    # verdict, printed, corrected; the statistic's direction; the worst ratio, printed then corrected
+    assert cells[3:6] == ["**holds\\_after\\_correction**", "violated", "holds"]
+    assert "(must be ≤" in cells[6] and " → " in cells[7] and cells[7].startswith(ratio_text(claim["worst_ratio"]))
+    assert cells[8] == ratio_text(claim["min_detectable_ratio"]) and cells[9] == "yes"
+    assert f"`{summary['not_run'][0]}`" in block.split("Not run in this report: ", 1)[1]
+    # The CLI writes the block between the markers and leaves the rest of the README alone.
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# intro\n\n{readme_tables.START}\nstale\n{readme_tables.END}\n\n## after\n")
+    assert cli.main(["report", "--store", str(store), "--out", str(tmp_path / "out"), "--readme", str(readme)]) == 0
+    text = readme.read_text()
+    assert text.startswith("# intro\n\n") and text.endswith("\n\n## after\n") and "stale" not in text
+    assert text.count(f"| `{CLAIMS[0]}`") == 1
+    readme.write_text("# no markers\n")
+    capsys.readouterr()
+    assert cli.main(["report", "--store", str(store), "--out", str(tmp_path / "out"), "--readme", str(readme)]) == 2
+    assert "--readme" in capsys.readouterr().err and readme.read_text() == "# no markers\n"
