@@ -20,6 +20,7 @@ from verification.report.errata import note_for, snippet
 from verification.report.forest import comparison, forest_rows, forest_svg, ratio_text
 from verification.report.mathml import to_mathml
 from verification.report.plots import claim_plots
+from verification.report.prose import prose_segments
 from verification.report.statements import segments
 from verification.report.tables import format_value
 from verification.store import Store
@@ -91,8 +92,10 @@ def test_every_claim_and_erratum_is_in_the_report(report):
     errata = catalog.errata()
     assert errata
     for e in errata:
-        escaped = e.counterexample.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-        assert escaped.replace('"', "&#34;").replace("'", "&#39;") in ledger
+        # The prose as written, its math as MathML (verification.report.prose).
+        for segment in prose_segments(e.counterexample):
+            if segment.kind == "text":
+                assert str(escape(segment.content)) in ledger
         assert f'href="errata.html#erratum-{e.claim_id.replace(".", "-")}-' in index
         assert f"### [`{e.claim_id}`](claims/{e.claim_id}.md)" in markdown
     # One heading per claim, its errata below it (issue 21: entries not repeated under one heading).
@@ -546,7 +549,7 @@ def test_a_comparison_claims_page_shows_its_seeds_and_the_points_not_counted(tmp
     for key, seeds in (("K=10", 30), ("K=20", 4)):  # the sample size of a comparison is its seeds
         assert f"<td>{key}</td><td class=\"num\">{seeds}</td>" in search
     assert "1 point(s) could not fail" in search and "not counted: K=20" in search
-    assert "<td>point</td><td>K=10</td>" in search.split("Worst instance", 1)[1]
+    assert "<td>point</td><td>K=10</td>" in search.split("Worst instance", 1)[1]  # a key, as written
     markdown = (claims / "rks.fig1.vs_adaboost.md").read_text()
     assert "not counted: K=20" in markdown
 
@@ -586,3 +589,62 @@ def test_the_readme_tables_show_each_verdict_with_its_sub_verdicts_and_worst_rat
     capsys.readouterr()
     assert cli.main(["report", "--store", str(store), "--out", str(tmp_path / "out"), "--readme", str(readme)]) == 2
     assert "--readme" in capsys.readouterr().err and readme.read_text() == "# no markers\n"
+
+
+# -- math in prose as MathML (issue 21: "math in prose is MathML like the rest") --
+
+def _math(text: str) -> list[str]:
+    return [s.content for s in prose_segments(text) if s.kind == "math"]
+
+
+@pytest.mark.parametrize("text, latex", [
+    ("||alpha||_1 <= B sqrt(T)", r"\|\alpha \|_{1}\le B\sqrt{T}"),
+    ("alpha_i^(t)", r"\alpha _{i}^{(t)}"),
+    ("f_{t+1} = f_t + eta (E_t - y_t) Phi(x_t)", r"f_{t+1}=f_{t}+\eta (E_{t}-y_{t})\Phi (x_{t})"),
+    ("((1 - e^-u)/u)^2/2", r"((1-e^{-u})/u)^{2}/2"),
+    ("exp(-2 * 0.81) = 0.198", r"\exp (-2\cdot 0.81)=0.198"),
+    ("+-0.998", r"\pm 0.998"),
+    ("||f*|| = C / sqrt(32)", r"\|f^{*}\|=C/\sqrt{32}"),
+    ("inf L = 5e-7", r"\inf L=5\times 10^{-7}"),
+    ("hat f_t = f_{t-1} - eta bar grad_{t-1}", r"\hat{f}_{t}=f_{t-1}-\eta \bar{\nabla }_{t-1}"),
+    ("||alpha||_inf", r"\|\alpha \|_{\infty }"),
+])
+def test_ascii_math_in_prose_becomes_latex_that_renders(text, latex):
+    assert _math(f"so {text} here") == [latex]
+    assert to_mathml(latex, display=False).ok
+
+
+@pytest.mark.parametrize("text", [
+    "see iln.lemma4.hoeffding and theory.zero_comparator",   # dotted names
+    "the verdict is holds_after_correction at two_point/m=2/eps=0.9",  # code and a point's key
+    "log-log fits over a grid, a step of the learner's run",  # English around math-like words
+    "E's mean and Lemma 1's proof (two inputs 0.01 apart, T of them)",
+])
+def test_prose_without_math_stays_text(text):
+    segs = prose_segments(text)
+    assert [s.kind for s in segs] == ["text"] and segs[0].content == text
+
+
+def test_prose_keeps_every_character_and_marks_code():
+    text = "regret about B sqrt(kT) (at T = 4, 4.40 < 16); in $ILN_DATA_DIR or https://example.org/a.html."
+    segs = prose_segments(text)
+    assert [s.content for s in segs if s.kind == "code"] == ["$ILN_DATA_DIR", "https://example.org/a.html"]
+    assert _math(text) == [r"B\sqrt{k T}", "T=4", "4.40<16"]
+    # the text around the math is the prose as written, brackets that open outside a formula too
+    assert "".join(s.content for s in segs if s.kind == "text") == "regret about  (at , ); in  or ."
+
+
+def test_prose_reaches_the_pages_as_mathml(report):
+    ledger = (report / "errata.html").read_text()
+    hoeffding = next(e for e in catalog.errata() if e.claim_id == CLAIMS[0])
+    assert "exp(-2 * 0.81)" in hoeffding.counterexample  # as the catalog writes it
+    entry = ledger.split(f'id="erratum-{CLAIMS[0].replace(".", "-")}-1"', 1)[1]
+    entry = entry.split("<dt>Counterexample</dt><dd>", 1)[1].split("</dd>", 1)[0]
+    assert "exp(-2 * 0.81)" not in entry and "<mi>&#x000B1;</mi><mn>0.998</mn>" in entry  # its +-0.998 as MathML
+    page = (report / "claims" / "rks.rademacher.bound.html").read_text()
+    assert "sqrt(m)" not in page.split("<h1>", 1)[1].split("</h1>", 1)[0]  # the title's C / sqrt(m)
+
+
+def test_a_relation_alone_is_math_and_a_tag_in_a_note_stays_text():
+    assert _math("the inequality with <= for the probabilities") == [r"\le"]
+    assert [s.kind for s in prose_segments(HOSTILE_TEXT)] == ["text"]
