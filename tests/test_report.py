@@ -21,6 +21,7 @@ from verification.report.forest import comparison, forest_rows, forest_svg, rati
 from verification.report.mathml import to_mathml
 from verification.report.plots import claim_plots
 from verification.report.prose import prose_segments
+from verification.report.search import search_of
 from verification.report.statements import segments
 from verification.report.tables import format_value
 from verification.store import Store
@@ -648,3 +649,16 @@ def test_prose_reaches_the_pages_as_mathml(report):
 def test_a_relation_alone_is_math_and_a_tag_in_a_note_stays_text():
     assert _math("the inequality with <= for the probabilities") == [r"\le"]
     assert [s.kind for s in prose_segments(HOSTILE_TEXT)] == ["text"]
+
+
+def test_a_verdict_without_points_says_so_and_a_searched_one_names_its_search():
+    common = dict(claim_id="c", verdict="violated", statistic=0.03, bound=0.0, interval=(0.01, 0.05), level=0.99,
+                  alpha=1e-4, power=0.0, tightness=1.0, counterexample=None, elapsed_s=7.0, n_trials=12, pvalue=1e-5)
+    compared = search_of(Verdict(rule="comparison (paired one-sided t-tests over seeds, Holm)",
+                                 details={"comparisons": [{"budget": 2e4}]}, **common), {"T": 200}, "full")
+    assert compared.points is None and "records no decision per point" in compared.counted_text
+    assert compared.method.startswith("Comparison over seeds") and compared.duration.startswith("12 trials in 7.0 s")
+    searched = search_of(Verdict(rule="mean bound (a-priori range)", details={"search_ratios": [0.2, 0.5]}, **common),
+                         None, "quick")
+    assert "chosen by a search" in searched.method and "search_ratios" in searched.method
+    assert dict(searched.space.rows) == {"configuration": "not available"}

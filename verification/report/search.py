@@ -106,6 +106,8 @@ class Search:
         Whether some instance tried could reach the bound (None: not recorded).
     profile : str
         The profile whose configuration ``space`` shows.
+    rounds : bool
+        The rule evaluated every round exactly (a deterministic invariant), not points.
     """
 
     method: str
@@ -117,6 +119,7 @@ class Search:
     worst_ratio: str
     can_fail: bool | None
     profile: str
+    rounds: bool = False
 
     @property
     def counted_text(self) -> str:
@@ -124,8 +127,11 @@ class Search:
         if self.can_fail is False:
             return ("No instance tried can reach the bound: the check cannot fail on them, so the "
                     "verdict is inconclusive whatever they show.")
-        if self.points is None:
+        if self.points is None and self.rounds:
             return "Every round checked counts: a breach on any one of them is a violation."
+        if self.points is None:
+            return ("This verdict records no decision per point, so which instances could fail is "
+                    "not recorded; its details below give what it measured.")
         if not self.not_counted:
             return "Every point tried could fail (some outcome of its statistic reaches its bound): all count."
         return (f"{len(self.not_counted)} point(s) could not fail (no outcome of the statistic "
@@ -175,6 +181,10 @@ def method_text(rule: str, details: Mapping) -> str:
     if isinstance(details.get("corrected"), Mapping):
         sentences.append("The printed statement and the corrected one are decided by checks of "
                          "their own, each at half the claim's false-alarm level.")
+    searched = sorted(k for k in details if k.startswith("search"))
+    if searched:
+        sentences.append(f"The instances decided at were chosen by a search, whose figures are in the "
+                         f"details ({', '.join(searched)}).")
     if isinstance(details.get("cells"), Mapping):
         sentences.append(f"{len(details['cells'])} readings of the statement (cells: "
                          f"{', '.join(details['cells'])}) are decided apart; the deciding cell, "
@@ -257,4 +267,5 @@ def search_of(verdict, config: Mapping | None, profile: str) -> Search:
                   space=key_value_table("space searched", space or {"configuration": "not available"}),
                   points=_points_table(rows), not_counted=not_counted,
                   duration=_duration(verdict.n_trials, verdict.elapsed_s), worst=_worst(verdict, details),
-                  worst_ratio=_worst_ratio(verdict), can_fail=can_fail, profile=profile)
+                  worst_ratio=_worst_ratio(verdict), can_fail=can_fail, profile=profile,
+                  rounds="deterministic" in verdict.rule.lower())
