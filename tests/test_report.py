@@ -493,19 +493,22 @@ def test_a_grid_claims_page_shows_its_search(report):
     config = catalog.get(CLAIMS[0]).config("smoke")
     for point in config["grid"]:  # the smoke profile's grid, every parameter of every point
         assert f"{{instance: {point['instance']}, m: {point['m']}, eps_rel: {point['eps_rel']}}}" in search
-    assert "Monte Carlo" in search and "Clopper-Pearson" in search
+    assert "Monte Carlo" in search
+    assert "Clopper-Pearson" in search
     assert f"{summary['n_trials']} trials in {summary['elapsed_s']:.1f} s" in search
     points = summary["details"]["points"]
     assert len(points) == len(config["grid"])
     for key, row in points.items():  # each point with its sample size and ratio
         cells = search.split(f"<td>{key}</td>", 1)[1].split("</tr>", 1)[0]
-        assert f">{row['trials']}<" in cells and f">{format_value(row['ratio'])}<" in cells
+        assert f">{row['trials']}<" in cells
+        assert f">{format_value(row['ratio'])}<" in cells
     assert "all count" in search
     worst = summary["worst_instance"]
     assert f"<td>{worst['point']}</td>" in search.split("Worst instance", 1)[1]
     assert f"({format_value(summary['worst_ratio'])}): above 1, so the printed statement is exceeded" in search
     markdown = (report / "claims" / f"{CLAIMS[0]}.md").read_text()
-    assert "## Search" in markdown and "### points tried" in markdown
+    assert "## Search" in markdown
+    assert "### points tried" in markdown
     assert f"({format_value(summary['worst_ratio'])}): above 1" in markdown
 
 
@@ -525,14 +528,17 @@ def test_an_exact_claims_page_shows_the_rounds_it_evaluated(tmp_path):
                               details={"runs": runs, "worst_run": "tie", "worst_round": 17})
     claims = _report_of(tmp_path, verdict)
     search = _search_html(claims / "iln.lemma5.alpha_l1.html")
-    assert "Exact evaluation" in search and "no sampling error" in search
+    assert "Exact evaluation" in search
+    assert "no sampling error" in search
     rows = dict(re.findall(r"<tr><td>([^<]+)</td><td[^>]*>([^<]+)</td></tr>", search))
     assert rows["rounds checked"] == "120"
     # The quick profile's configuration: its run names and sizes.
     config = catalog.get("iln.lemma5.alpha_l1").config("quick")
-    assert rows["runs"] == ", ".join(config["runs"]) and rows["T"] == str(config["T"])
+    assert rows["runs"] == ", ".join(config["runs"])
+    assert rows["T"] == str(config["T"])
     assert "5 trials in 12.5 s" in search
-    assert "points tried" not in search and "Every round checked counts" in search
+    assert "points tried" not in search
+    assert "Every round checked counts" in search
     assert (rows["worst_run"], rows["worst_round"]) == ("tie", "17")
     assert "1/1.33 (0.75): at most 1, so the printed statement is not exceeded" in search
     assert "*How:* Exact evaluation" in (claims / "iln.lemma5.alpha_l1.md").read_text()
@@ -549,7 +555,8 @@ def test_a_comparison_claims_page_shows_its_seeds_and_the_points_not_counted(tmp
     assert "Comparison over seeds" in search
     for key, seeds in (("K=10", 30), ("K=20", 4)):  # the sample size of a comparison is its seeds
         assert f"<td>{key}</td><td class=\"num\">{seeds}</td>" in search
-    assert "1 point(s) could not fail" in search and "not counted: K=20" in search
+    assert "1 point(s) could not fail" in search
+    assert "not counted: K=20" in search
     assert "<td>point</td><td>K=10</td>" in search.split("Worst instance", 1)[1]  # a key, as written
     markdown = (claims / "rks.fig1.vs_adaboost.md").read_text()
     assert "not counted: K=20" in markdown
@@ -576,20 +583,26 @@ def test_the_readme_tables_show_each_verdict_with_its_sub_verdicts_and_worst_rat
     claim = next(c for c in summary["claims"] if c["id"] == CLAIMS[0])
     # verdict, printed, corrected; the statistic's direction; the worst ratio, printed then corrected
     assert cells[3:6] == ["**holds\\_after\\_correction**", "violated", "holds"]
-    assert "(must be ≤" in cells[6] and " → " in cells[7] and cells[7].startswith(ratio_text(claim["worst_ratio"]))
-    assert cells[8] == ratio_text(claim["min_detectable_ratio"]) and cells[9] == "yes"
+    assert "(must be ≤" in cells[6]
+    assert " → " in cells[7]
+    assert cells[7].startswith(ratio_text(claim["worst_ratio"]))
+    assert cells[8] == ratio_text(claim["min_detectable_ratio"])
+    assert cells[9] == "yes"
     assert f"`{summary['not_run'][0]}`" in block.split("Not run in this report: ", 1)[1]
     # The CLI writes the block between the markers and leaves the rest of the README alone.
     readme = tmp_path / "README.md"
     readme.write_text(f"# intro\n\n{readme_tables.START}\nstale\n{readme_tables.END}\n\n## after\n")
     assert cli.main(["report", "--store", str(store), "--out", str(tmp_path / "out"), "--readme", str(readme)]) == 0
     text = readme.read_text()
-    assert text.startswith("# intro\n\n") and text.endswith("\n\n## after\n") and "stale" not in text
+    assert text.startswith("# intro\n\n")
+    assert text.endswith("\n\n## after\n")
+    assert "stale" not in text
     assert text.count(f"| `{CLAIMS[0]}`") == 1
     readme.write_text("# no markers\n")
     capsys.readouterr()
     assert cli.main(["report", "--store", str(store), "--out", str(tmp_path / "out"), "--readme", str(readme)]) == 2
-    assert "--readme" in capsys.readouterr().err and readme.read_text() == "# no markers\n"
+    assert "--readme" in capsys.readouterr().err
+    assert readme.read_text() == "# no markers\n"
 
 
 # -- math in prose as MathML (issue 21: "math in prose is MathML like the rest") --
@@ -598,7 +611,7 @@ def _math(text: str) -> list[str]:
     return [s.content for s in prose_segments(text) if s.kind == "math"]
 
 
-@pytest.mark.parametrize("text, latex", [
+@pytest.mark.parametrize(("text", "latex"), [
     ("||alpha||_1 <= B sqrt(T)", r"\|\alpha \|_{1}\le B\sqrt{T}"),
     ("alpha_i^(t)", r"\alpha _{i}^{(t)}"),
     ("f_{t+1} = f_t + eta (E_t - y_t) Phi(x_t)", r"f_{t+1}=f_{t}+\eta (E_{t}-y_{t})\Phi (x_{t})"),
@@ -623,7 +636,8 @@ def test_ascii_math_in_prose_becomes_latex_that_renders(text, latex):
 ])
 def test_prose_without_math_stays_text(text):
     segs = prose_segments(text)
-    assert [s.kind for s in segs] == ["text"] and segs[0].content == text
+    assert [s.kind for s in segs] == ["text"]
+    assert segs[0].content == text
 
 
 def test_prose_keeps_every_character_and_marks_code():
@@ -641,7 +655,8 @@ def test_prose_reaches_the_pages_as_mathml(report):
     assert "exp(-2 * 0.81)" in hoeffding.counterexample  # as the catalog writes it
     entry = ledger.split(f'id="erratum-{CLAIMS[0].replace(".", "-")}-1"', 1)[1]
     entry = entry.split("<dt>Counterexample</dt><dd>", 1)[1].split("</dd>", 1)[0]
-    assert "exp(-2 * 0.81)" not in entry and "<mi>&#x000B1;</mi><mn>0.998</mn>" in entry  # its +-0.998 as MathML
+    assert "exp(-2 * 0.81)" not in entry
+    assert "<mi>&#x000B1;</mi><mn>0.998</mn>" in entry
     page = (report / "claims" / "rks.rademacher.bound.html").read_text()
     assert "sqrt(m)" not in page.split("<h1>", 1)[1].split("</h1>", 1)[0]  # the title's C / sqrt(m)
 
@@ -656,9 +671,12 @@ def test_a_verdict_without_points_says_so_and_a_searched_one_names_its_search():
                   alpha=1e-4, power=0.0, tightness=1.0, counterexample=None, elapsed_s=7.0, n_trials=12, pvalue=1e-5)
     compared = search_of(Verdict(rule="comparison (paired one-sided t-tests over seeds, Holm)",
                                  details={"comparisons": [{"budget": 2e4}]}, **common), {"T": 200}, "full")
-    assert compared.points is None and "records no decision per point" in compared.counted_text
-    assert compared.method.startswith("Comparison over seeds") and compared.duration.startswith("12 trials in 7.0 s")
+    assert compared.points is None
+    assert "records no decision per point" in compared.counted_text
+    assert compared.method.startswith("Comparison over seeds")
+    assert compared.duration.startswith("12 trials in 7.0 s")
     searched = search_of(Verdict(rule="mean bound (a-priori range)", details={"search_ratios": [0.2, 0.5]}, **common),
                          None, "quick")
-    assert "chosen by a search" in searched.method and "search_ratios" in searched.method
+    assert "chosen by a search" in searched.method
+    assert "search_ratios" in searched.method
     assert dict(searched.space.rows) == {"configuration": "not available"}

@@ -113,7 +113,7 @@ def _is_code(ident: str) -> bool:
 def _tokens(text: str) -> list[_Token]:
     out = []
     for m in _TOKEN.finditer(text):
-        kind, value = m.lastgroup, m.group()
+        kind, value = str(m.lastgroup), m.group()  # every alternative is a named group
         if kind == "ident":
             if _is_code(value):
                 out.append(_Token("plain", value))
@@ -184,7 +184,8 @@ def _angle(tokens: Sequence[_Token], i: int) -> int:
 
 def _runs(tokens: list[_Token]):
     """``(is_candidate, tokens)`` runs: candidates are maximal runs of joinable tokens."""
-    run, depth, candidate = [], 0, None
+    run: list[tuple[int, _Token]] = []
+    depth, candidate = 0, None
     for i, t in enumerate(tokens):
         joins = _joins(tokens, i, depth)
         if joins != candidate and run:

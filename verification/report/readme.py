@@ -29,7 +29,13 @@ import math
 from collections.abc import Mapping
 from pathlib import Path
 
-from verification.report.forest import field, forest_rows, printed_and_corrected, ratio_text, worst_ratio_text
+from verification.report.forest import (
+    field,
+    forest_rows,
+    printed_and_corrected,
+    ratio_text,
+    worst_ratio_text,
+)
 from verification.report.markdown import text
 
 __all__ = ["END", "START", "verdict_tables", "with_verdict_tables", "write_readme_tables"]
@@ -60,7 +66,9 @@ def _row(claim: Mapping) -> str:
     cells = (f"`{claim['id']}`", text(claim.get("title", "")), text(claim.get("expected", "")),
              f"**{text(claim['verdict'])}**", text(printed),
              text(corrected if corrected != "none" else "no correction"),
-             text(row.comparison.text), text(worst_ratio_text(row)), text(_detectable(claim)),
+             # a row of a verdict always has its comparison (only a claim not run lacks one)
+             text(row.comparison.text if row.comparison else "n/a"), text(worst_ratio_text(row)),
+             text(_detectable(claim)),
              _can_fail(claim), f"{claim['elapsed_s']:.0f}" if isinstance(claim.get("elapsed_s"), int | float) else "")
     return "| " + " | ".join(cells) + " |"
 

@@ -155,7 +155,7 @@ def parameter_text(value) -> str:
         separator = ", "
     else:
         return format_value(value)
-    shown = []
+    shown: list[str] = []
     for item in items:
         if shown and len(separator.join([*shown, item])) > LONGEST_VALUE:
             return f"{separator.join(shown)} … ({len(items)} in all)"
