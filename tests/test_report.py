@@ -12,14 +12,18 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from markupsafe import escape
 
-from verification import catalog, cli, runner
+from verification import catalog, cli, rules, runner
 from verification.report import ReportError, write_report
+from verification.report import readme as readme_tables
 from verification.report.context import gather
 from verification.report.errata import note_for, snippet
-from verification.report.forest import comparison, forest_rows, forest_svg
+from verification.report.forest import comparison, forest_rows, forest_svg, ratio_text
 from verification.report.mathml import to_mathml
 from verification.report.plots import claim_plots
+from verification.report.prose import prose_segments
+from verification.report.search import search_of
 from verification.report.statements import segments
+from verification.report.tables import format_value
 from verification.store import Store
 from verification.verdicts import Verdict
 
@@ -89,8 +93,10 @@ def test_every_claim_and_erratum_is_in_the_report(report):
     errata = catalog.errata()
     assert errata
     for e in errata:
-        escaped = e.counterexample.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-        assert escaped.replace('"', "&#34;").replace("'", "&#39;") in ledger
+        # The prose as written, its math as MathML (verification.report.prose).
+        for segment in prose_segments(e.counterexample):
+            if segment.kind == "text":
+                assert str(escape(segment.content)) in ledger
         assert f'href="errata.html#erratum-{e.claim_id.replace(".", "-")}-' in index
         assert f"### [`{e.claim_id}`](claims/{e.claim_id}.md)" in markdown
     # One heading per claim, its errata below it (issue 21: entries not repeated under one heading).
@@ -486,3 +492,204 @@ def test_a_figure_claim_s_finding_is_its_headline_and_names_stand_in_data():
     proxy_row, file_row = forest_rows([("f", "claims/f.html", on_proxy), ("g", "claims/g.html", on_file)])
     assert proxy_row.finding == "Violated on adult_like (deciding), on adult-like synthetic data."
     assert file_row.finding == "Violated on adult_like (deciding)."
+
+
+# -- the search behind each verdict (issue 18: what was tried, how, how long, the worst instance) --
+
+def _search_html(page: Path) -> str:
+    return page.read_text().split('<h2 id="search">', 1)[1].split("<h2", 1)[0]
+
+
+def test_a_grid_claims_page_shows_its_search(report):
+    summary = next(c for c in json.loads((report / "summary.json").read_text())["claims"] if c["id"] == CLAIMS[0])
+    search = _search_html(report / "claims" / f"{CLAIMS[0]}.html")
+    config = catalog.get(CLAIMS[0]).config("smoke")
+    for point in config["grid"]:  # the smoke profile's grid, every parameter of every point
+        assert f"{{instance: {point['instance']}, m: {point['m']}, eps_rel: {point['eps_rel']}}}" in search
+    assert "Monte Carlo" in search
+    assert "Clopper-Pearson" in search
+    assert f"{summary['n_trials']} trials in {summary['elapsed_s']:.1f} s" in search
+    points = summary["details"]["points"]
+    assert len(points) == len(config["grid"])
+    for key, row in points.items():  # each point with its sample size and ratio
+        cells = search.split(f"<td>{key}</td>", 1)[1].split("</tr>", 1)[0]
+        assert f">{row['trials']}<" in cells
+        assert f">{format_value(row['ratio'])}<" in cells
+    assert "all count" in search
+    worst = summary["worst_instance"]
+    assert f"<td>{worst['point']}</td>" in search.split("Worst instance", 1)[1]
+    assert f"({format_value(summary['worst_ratio'])}): above 1, so the printed statement is exceeded" in search
+    markdown = (report / "claims" / f"{CLAIMS[0]}.md").read_text()
+    assert "## Search" in markdown
+    assert "### points tried" in markdown
+    assert f"({format_value(summary['worst_ratio'])}): above 1" in markdown
+
+
+def _report_of(tmp_path: Path, verdict: Verdict) -> Path:
+    """The report of a store holding only ``verdict``, as its rule built it."""
+    store = tmp_path / "one.sqlite"
+    with Store(store) as db:
+        db.save_verdict(0, "quick", verdict.claim_id, verdict.with_elapsed(12.5).to_json())
+    write_report(store, tmp_path / "out")
+    return tmp_path / "out" / "claims"
+
+
+def test_an_exact_claims_page_shows_the_rounds_it_evaluated(tmp_path):
+    runs = {"tie": {"rounds": 40, "breaches": 0}, "two_point_relu": {"rounds": 80, "breaches": 0}}
+    verdict = rules.invariant("iln.lemma5.alpha_l1", broken=False, share=0.0, checked=120, alpha=1e-4,
+                              counterexample=None, n_trials=5, statistic=0.75, bound=1.0,
+                              details={"runs": runs, "worst_run": "tie", "worst_round": 17})
+    claims = _report_of(tmp_path, verdict)
+    search = _search_html(claims / "iln.lemma5.alpha_l1.html")
+    assert "Exact evaluation" in search
+    assert "no sampling error" in search
+    rows = dict(re.findall(r"<tr><td>([^<]+)</td><td[^>]*>([^<]+)</td></tr>", search))
+    assert rows["rounds checked"] == "120"
+    # The quick profile's configuration: its run names and sizes.
+    config = catalog.get("iln.lemma5.alpha_l1").config("quick")
+    assert rows["runs"] == ", ".join(config["runs"])
+    assert rows["T"] == str(config["T"])
+    assert "5 trials in 12.5 s" in search
+    assert "points tried" not in search
+    assert "Every round checked counts" in search
+    assert (rows["worst_run"], rows["worst_round"]) == ("tie", "17")
+    assert "1/1.33 (0.75): at most 1, so the printed statement is not exceeded" in search
+    assert "*How:* Exact evaluation" in (claims / "iln.lemma5.alpha_l1.md").read_text()
+
+
+def test_a_comparison_claims_page_shows_its_seeds_and_the_points_not_counted(tmp_path):
+    faster = rules.PairedPoint("K=10", a=[0.1] * 30, b=[0.2] * 29 + [0.05], names=("rks", "adaboost"),
+                               instance={"K": 10})
+    tied = rules.PairedPoint("K=20", a=[0.3] * 4, b=[0.3] * 4, names=("rks", "adaboost"))
+    verdict = rules.paired_comparison("rks.fig1.vs_adaboost", [faster, tied], 1e-3)
+    assert verdict.can_fail  # K=10 can fail; K=20, all ties, cannot
+    claims = _report_of(tmp_path, verdict)
+    search = _search_html(claims / "rks.fig1.vs_adaboost.html")
+    assert "Comparison over seeds" in search
+    for key, seeds in (("K=10", 30), ("K=20", 4)):  # the sample size of a comparison is its seeds
+        assert f"<td>{key}</td><td class=\"num\">{seeds}</td>" in search
+    assert "1 point(s) could not fail" in search
+    assert "not counted: K=20" in search
+    assert "<td>point</td><td>K=10</td>" in search.split("Worst instance", 1)[1]  # a key, as written
+    markdown = (claims / "rks.fig1.vs_adaboost.md").read_text()
+    assert "not counted: K=20" in markdown
+
+
+# -- the README's verdict tables, written from summary.json (issue 18) --
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_readme_verdict_tables_are_those_of_the_committed_summary():
+    readme = (ROOT / "README.md").read_text()
+    summary = json.loads((ROOT / "reports" / "summary.json").read_text())
+    block = readme[readme.index(readme_tables.START):readme.index(readme_tables.END) + len(readme_tables.END)]
+    # Regenerate with: iln-verify report --store reports/verdicts.sqlite --out reports --readme README.md
+    assert block == readme_tables.verdict_tables(summary)
+
+
+def test_the_readme_tables_show_each_verdict_with_its_sub_verdicts_and_worst_ratio(store, report, tmp_path, capsys):
+    summary = json.loads((report / "summary.json").read_text())
+    block = readme_tables.verdict_tables(summary)
+    hoeffding = next(line for line in block.splitlines() if line.startswith(f"| `{CLAIMS[0]}`"))
+    cells = [c.strip() for c in hoeffding.strip("|").split("|")]
+    claim = next(c for c in summary["claims"] if c["id"] == CLAIMS[0])
+    # verdict, printed, corrected; the statistic's direction; the worst ratio, printed then corrected
+    assert cells[3:6] == ["**holds\\_after\\_correction**", "violated", "holds"]
+    assert "(must be ≤" in cells[6]
+    assert " → " in cells[7]
+    assert cells[7].startswith(ratio_text(claim["worst_ratio"]))
+    assert cells[8] == ratio_text(claim["min_detectable_ratio"])
+    assert cells[9] == "yes"
+    assert f"`{summary['not_run'][0]}`" in block.split("Not run in this report: ", 1)[1]
+    # The CLI writes the block between the markers and leaves the rest of the README alone.
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# intro\n\n{readme_tables.START}\nstale\n{readme_tables.END}\n\n## after\n")
+    assert cli.main(["report", "--store", str(store), "--out", str(tmp_path / "out"), "--readme", str(readme)]) == 0
+    text = readme.read_text()
+    assert text.startswith("# intro\n\n")
+    assert text.endswith("\n\n## after\n")
+    assert "stale" not in text
+    assert text.count(f"| `{CLAIMS[0]}`") == 1
+    readme.write_text("# no markers\n")
+    capsys.readouterr()
+    assert cli.main(["report", "--store", str(store), "--out", str(tmp_path / "out"), "--readme", str(readme)]) == 2
+    assert "--readme" in capsys.readouterr().err
+    assert readme.read_text() == "# no markers\n"
+
+
+# -- math in prose as MathML (issue 21: "math in prose is MathML like the rest") --
+
+def _math(text: str) -> list[str]:
+    return [s.content for s in prose_segments(text) if s.kind == "math"]
+
+
+@pytest.mark.parametrize(("text", "latex"), [
+    ("||alpha||_1 <= B sqrt(T)", r"\|\alpha \|_{1}\le B\sqrt{T}"),
+    ("alpha_i^(t)", r"\alpha _{i}^{(t)}"),
+    ("f_{t+1} = f_t + eta (E_t - y_t) Phi(x_t)", r"f_{t+1}=f_{t}+\eta (E_{t}-y_{t})\Phi (x_{t})"),
+    ("((1 - e^-u)/u)^2/2", r"((1-e^{-u})/u)^{2}/2"),
+    ("exp(-2 * 0.81) = 0.198", r"\exp (-2\cdot 0.81)=0.198"),
+    ("+-0.998", r"\pm 0.998"),
+    ("||f*|| = C / sqrt(32)", r"\|f^{*}\|=C/\sqrt{32}"),
+    ("inf L = 5e-7", r"\inf L=5\times 10^{-7}"),
+    ("hat f_t = f_{t-1} - eta bar grad_{t-1}", r"\hat{f}_{t}=f_{t-1}-\eta \bar{\nabla }_{t-1}"),
+    ("||alpha||_inf", r"\|\alpha \|_{\infty }"),
+])
+def test_ascii_math_in_prose_becomes_latex_that_renders(text, latex):
+    assert _math(f"so {text} here") == [latex]
+    assert to_mathml(latex, display=False).ok
+
+
+@pytest.mark.parametrize("text", [
+    "see iln.lemma4.hoeffding and theory.zero_comparator",   # dotted names
+    "the verdict is holds_after_correction at two_point/m=2/eps=0.9",  # code and a point's key
+    "log-log fits over a grid, a step of the learner's run",  # English around math-like words
+    "E's mean and Lemma 1's proof (two inputs 0.01 apart, T of them)",
+])
+def test_prose_without_math_stays_text(text):
+    segs = prose_segments(text)
+    assert [s.kind for s in segs] == ["text"]
+    assert segs[0].content == text
+
+
+def test_prose_keeps_every_character_and_marks_code():
+    text = "regret about B sqrt(kT) (at T = 4, 4.40 < 16); in $ILN_DATA_DIR or https://example.org/a.html."
+    segs = prose_segments(text)
+    assert [s.content for s in segs if s.kind == "code"] == ["$ILN_DATA_DIR", "https://example.org/a.html"]
+    assert _math(text) == [r"B\sqrt{k T}", "T=4", "4.40<16"]
+    # the text around the math is the prose as written, brackets that open outside a formula too
+    assert "".join(s.content for s in segs if s.kind == "text") == "regret about  (at , ); in  or ."
+
+
+def test_prose_reaches_the_pages_as_mathml(report):
+    ledger = (report / "errata.html").read_text()
+    hoeffding = next(e for e in catalog.errata() if e.claim_id == CLAIMS[0])
+    assert "exp(-2 * 0.81)" in hoeffding.counterexample  # as the catalog writes it
+    entry = ledger.split(f'id="erratum-{CLAIMS[0].replace(".", "-")}-1"', 1)[1]
+    entry = entry.split("<dt>Counterexample</dt><dd>", 1)[1].split("</dd>", 1)[0]
+    assert "exp(-2 * 0.81)" not in entry
+    assert "<mi>&#x000B1;</mi><mn>0.998</mn>" in entry
+    page = (report / "claims" / "rks.rademacher.bound.html").read_text()
+    assert "sqrt(m)" not in page.split("<h1>", 1)[1].split("</h1>", 1)[0]  # the title's C / sqrt(m)
+
+
+def test_a_relation_alone_is_math_and_a_tag_in_a_note_stays_text():
+    assert _math("the inequality with <= for the probabilities") == [r"\le"]
+    assert [s.kind for s in prose_segments(HOSTILE_TEXT)] == ["text"]
+
+
+def test_a_verdict_without_points_says_so_and_a_searched_one_names_its_search():
+    common = dict(claim_id="c", verdict="violated", statistic=0.03, bound=0.0, interval=(0.01, 0.05), level=0.99,
+                  alpha=1e-4, power=0.0, tightness=1.0, counterexample=None, elapsed_s=7.0, n_trials=12, pvalue=1e-5)
+    compared = search_of(Verdict(rule="comparison (paired one-sided t-tests over seeds, Holm)",
+                                 details={"comparisons": [{"budget": 2e4}]}, **common), {"T": 200}, "full")
+    assert compared.points is None
+    assert "records no decision per point" in compared.counted_text
+    assert compared.method.startswith("Comparison over seeds")
+    assert compared.duration.startswith("12 trials in 7.0 s")
+    searched = search_of(Verdict(rule="mean bound (a-priori range)", details={"search_ratios": [0.2, 0.5]}, **common),
+                         None, "quick")
+    assert "chosen by a search" in searched.method
+    assert "search_ratios" in searched.method
+    assert dict(searched.space.rows) == {"configuration": "not available"}

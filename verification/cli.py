@@ -97,6 +97,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--save-verdicts", type=Path, metavar="PATH",
                    help="also write the store without its trials to this new file (small enough "
                         "to commit; the report can be written again from it)")
+    p.add_argument("--readme", type=Path, metavar="PATH",
+                   help="also write the verdict tables between the markers of this README from "
+                        "the report's summary.json (nox -s report passes README.md)")
     p = sub.add_parser("diff", help="what changed between two reports (stores or summary.json files)")
     p.add_argument("old", type=Path, metavar="OLD")
     p.add_argument("new", type=Path, metavar="NEW")
@@ -293,6 +296,15 @@ def _report(args) -> int:
         raise UsageError(str(error)) from None
     print(f"wrote {len(written)} files to {args.out}/ (index.html, claims/, REPORT.md, plots/, "
           f"summary.json); open {args.out / 'index.html'}")
+    if args.readme is not None:
+        from verification.report.readme import write_readme_tables
+
+        try:
+            changed = write_readme_tables(args.readme, args.out / "summary.json")
+        except (OSError, ValueError) as error:
+            raise UsageError(f"--readme: {error}") from None
+        print(f"{'wrote' if changed else 'kept'} the verdict tables of {args.readme} "
+              f"(from {args.out / 'summary.json'})")
     if args.save_verdicts is not None:
         with Store(args.store) as db:
             db.save_without_trials(args.save_verdicts)

@@ -13,6 +13,7 @@ claim without one is listed as "not run".
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Mapping
@@ -34,6 +35,7 @@ from verification.report.forest import (
     ratio_text,
 )
 from verification.report.plots import Plot, claim_plots
+from verification.report.search import Search, search_of
 from verification.report.self_test import check_document, error_rates
 from verification.report.statements import Segment, segments
 from verification.report.tables import (
@@ -231,8 +233,8 @@ class ClaimView:
         }
         if self.row.corrected is not None:
             rows["corrected statement: statistic / its bound at its worst point"] = ratio_text(self.row.corrected)
+        # The worst instance itself is in the search section (ClaimView.search), in full.
         for name, label in (("worst_ratio", "worst ratio reached (statistic / bound)"),
-                            ("worst_instance", "worst instance"),
                             ("can_fail", "can fail (some instance tried can reach the bound)")):
             if field(v, name) is not None:
                 rows[label] = field(v, name)
@@ -248,6 +250,17 @@ class ClaimView:
             "run": self.run.run_id if self.run is not None else "not recorded",
             "git revision of the run": self.revision or "not recorded"})
         return key_value_table("numbers", rows)
+
+    @functools.cached_property
+    def search(self) -> Search | None:
+        """What the check tried, how, how long, and its worst instance (None when not run)."""
+        if self.verdict is None:
+            return None
+        try:
+            config = self.claim.config(self.profile) if self.profile in catalog.PROFILES else None
+        except Exception:  # a planned size that cannot be computed here: the search still shows
+            config = None
+        return search_of(self.verdict, config, self.profile)
 
     @property
     def level(self) -> str:

@@ -291,6 +291,22 @@ def quotation_segments(text: str) -> tuple[Segment, ...]:
 
     >>> [s.content for s in quotation_segments(r"\|x\| &= 1 \tag{12}")]
     ['\\|x\\| = 1', ' ', '(12)']
+    >>> [(s.kind, s.content) for s in quotation_segments(r"\mathcal{E}_1^t : $a$")]
+    [('math', '\\mathcal{E}_1^t'), ('text', ' : '), ('math', 'a')]
     """
     text = re.sub(r"\\tag\{([^{}]*)\}", r"\\quad (\1)", text)
-    return quoted_segments(re.sub(r"(?<!\\)&", "", text))
+    out = []
+    for seg in quoted_segments(re.sub(r"(?<!\\)&", "", text)):
+        if seg.kind != "text":
+            out.append(seg)
+            continue
+        # A paper's text has math outside its dollars at times (``\mathcal{E}_1^t :``): a bare
+        # command with its braces and scripts is math, not words to show as typed.
+        for k, piece in enumerate(_BARE_LATEX.split(seg.content)):
+            if piece:
+                out.append(Segment("math", piece) if k % 2 else Segment("text", piece))
+    return tuple(out)
+
+
+#: a LaTeX command outside math, with its braced arguments and its sub- and superscripts.
+_BARE_LATEX = re.compile(r"(\\[A-Za-z]+(?:\{[^{}]*\})*(?:[_^](?:\{[^{}]*\}|\w))*)")

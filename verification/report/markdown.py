@@ -153,6 +153,22 @@ def _errata_section(ctx: ReportContext) -> list[str]:
     return lines
 
 
+def _search_section(c: ClaimView) -> list[str]:
+    """The claim's search (:mod:`verification.report.search`): what was tried, how, how long,
+    the points not counted and the worst instance."""
+    s = c.search
+    if s is None:
+        return []
+    lines = ["## Search", "", f"*What was tried:* the instances above, over the space of the claim's "
+             f"configuration for the {text(s.profile)} profile:", "", *_table(s.space),
+             f"*How:* {text(s.method)}", "", f"*How long:* {text(s.duration)}.", ""]
+    if s.points:
+        lines += [f"### {text(s.points.title)}", "", *_table(s.points)]
+    lines += [f"*Points counted:* {text(s.counted_text)}", "",
+              f"*Worst instance:* statistic / bound {text(s.worst_ratio)}.", ""]
+    return lines + (_table(s.worst) if s.worst else [])
+
+
 def claim_page(c: ClaimView) -> str:
     """A claim's Markdown page (``claims/<id>.md``), its plots linked from ``../plots/``."""
     lines = [f"# {c.id}", "", "[Report](../REPORT.md)", "",
@@ -178,6 +194,7 @@ def claim_page(c: ClaimView) -> str:
         f" Level {text(c.level)}, false-alarm share {format_value(c.verdict.alpha)} of the run's "
         "budget (Holm)." if c.verdict else ""), "",
         f"*Instances tried:* {text(c.claim.instances or 'not described')}", ""]
+    lines += _search_section(c)
     for e in c.errata:
         lines += [f"*Erratum {e.number}* ({text(e.kind)}): {text(e.erratum.counterexample)}", "",
                   "Corrected statement:", "", _statement(e.corrected), "",

@@ -3,7 +3,8 @@
 Templates are jinja2 files in ``templates/`` rendered with autoescaping, so every text from
 the catalog and the store is escaped; only two kinds of markup go in unescaped, both checked
 or produced here: MathML from :func:`verification.report.mathml.to_mathml` (checked to be
-MathML only) and the plots' SVG, which matplotlib writes from numbers.  The CSS is inline;
+MathML only), which prose's math becomes too (:mod:`verification.report.prose`; the rest of the
+prose escaped, code in ``<code>``), and the plots' SVG, which matplotlib writes from numbers.  The CSS is inline;
 there are no scripts, fonts or other resources to fetch.
 """
 
@@ -12,13 +13,14 @@ from __future__ import annotations
 import re
 
 import jinja2
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from verification import catalog
 from verification.report.context import ReportContext, is_exploration
 from verification.report.errata import mark, quotation_segments
 from verification.report.forest import printed_and_corrected, worst_ratio_text
 from verification.report.mathml import to_mathml
+from verification.report.prose import prose_segments
 from verification.report.self_test import SELFTEST_INTRO, selftest_tables
 from verification.report.statements import Segment, quoted_segments, segments
 from verification.report.tables import format_value
@@ -42,6 +44,20 @@ def _mathml(segment: Segment) -> Markup:
     return Markup(to_mathml(segment.content, display=segment.display).markup)
 
 
+def _prose(text) -> Markup:
+    """Prose with its ASCII math as MathML (:mod:`verification.report.prose`), the rest escaped."""
+    parts = []
+    for s in prose_segments(str(text)):
+        if s.kind == "math":
+            # prose_segments keeps only math that renders: checked MathML, safe as it is.
+            parts.append(to_mathml(s.content, display=False).markup)
+        elif s.kind == "code":
+            parts.append(f"<code>{escape(s.content)}</code>")
+        else:
+            parts.append(str(escape(s.content)))
+    return Markup("".join(parts))
+
+
 def _marked_mathml(segment: Segment, changed: frozenset[int]) -> Markup:
     # mark() adds only a class attribute to to_mathml's checked markup: safe as it is.
     return Markup(mark(segment, changed))
@@ -51,7 +67,7 @@ def _environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.PackageLoader("verification.report", "templates"),
                              autoescape=True, undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
-    env.filters.update(mathml=_mathml, marked_mathml=_marked_mathml, quotation=quotation_segments, segments=segments, quoted=quoted_segments, fmt=format_value, slug=slug,
+    env.filters.update(mathml=_mathml, prose=_prose, marked_mathml=_marked_mathml, quotation=quotation_segments, segments=segments, quoted=quoted_segments, fmt=format_value, slug=slug,
                        is_number=lambda cell: bool(_NUMBER.match(cell)), worst_ratio=worst_ratio_text,
                        verdicts=printed_and_corrected)
     return env

@@ -1,0 +1,159 @@
+"""The README's verdict tables, written from a report's ``summary.json``.
+
+The README shows the verdicts of the committed report.  Written by hand, such tables drift
+from the report they describe; written here, from ``summary.json``, they cannot: the block
+between :data:`START` and :data:`END` in the README is :func:`verdict_tables` of the committed
+``reports/summary.json``, a test holds it so, and ``iln-verify report --readme README.md``
+(which ``nox -s report`` runs) writes it again with the report.
+
+One table per paper for its statements and one for the conformance claims of the code, a row
+per claim: its verdict, the verdicts of the printed and of the corrected statement, the
+statistic with the direction of its comparison, the worst ratio reached (statistic / bound,
+oriented so that above 1 the printed statement is exceeded; the corrected statement's after an
+arrow), the smallest ratio its rule detects with probability 0.9, whether some instance tried
+could reach the bound, and the time of its trials.
+
+Examples
+--------
+>>> block = verdict_tables({"claims": [], "not_run": ["x.a"]})
+>>> block.splitlines()[0] == START, block.splitlines()[-1] == END
+(True, True)
+>>> with_verdict_tables(f"intro\\n{START}\\nold\\n{END}\\nrest\\n", {"claims": [], "not_run": []}).count("old")
+0
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from pathlib import Path
+
+from verification.report.forest import (
+    field,
+    forest_rows,
+    printed_and_corrected,
+    ratio_text,
+    worst_ratio_text,
+)
+from verification.report.markdown import text
+
+__all__ = ["END", "START", "verdict_tables", "with_verdict_tables", "write_readme_tables"]
+
+#: the comments that delimit the generated block in the README.
+START = "<!-- verdicts:start (written by iln-verify report --readme from summary.json; do not edit) -->"
+END = "<!-- verdicts:end -->"
+_COLUMNS = ("claim", "statement", "expected", "verdict", "printed", "corrected",
+            "statistic (and what it must be)", "worst ratio (printed → corrected)",
+            "smallest ratio detected (prob. 0.9)", "can fail", "time (s)")
+
+
+def _detectable(verdict: Mapping) -> str:
+    value = field(verdict, "min_detectable_ratio")
+    if value in ("inf", math.inf):
+        return "∞ (no violation detectable)"
+    return ratio_text(float(value)) if isinstance(value, int | float) else "not recorded"
+
+
+def _can_fail(verdict: Mapping) -> str:
+    value = field(verdict, "can_fail")
+    return "not recorded" if value is None else "yes" if value else "no"
+
+
+def _row(claim: Mapping) -> str:
+    (row,) = forest_rows([(claim["id"], "", claim)])
+    printed, corrected = printed_and_corrected(row)
+    cells = (f"`{claim['id']}`", text(claim.get("title", "")), text(claim.get("expected", "")),
+             f"**{text(claim['verdict'])}**", text(printed),
+             text(corrected if corrected != "none" else "no correction"),
+             # a row of a verdict always has its comparison (only a claim not run lacks one)
+             text(row.comparison.text if row.comparison else "n/a"), text(worst_ratio_text(row)),
+             text(_detectable(claim)),
+             _can_fail(claim), f"{claim['elapsed_s']:.0f}" if isinstance(claim.get("elapsed_s"), int | float) else "")
+    return "| " + " | ".join(cells) + " |"
+
+
+def _table(claims: list[Mapping]) -> list[str]:
+    return ["| " + " | ".join(_COLUMNS) + " |",
+            "|" + "|".join("---:" if c in ("time (s)",) else "---" for c in _COLUMNS) + "|",
+            *(_row(c) for c in claims), ""]
+
+
+def _provenance(claims: list[Mapping]) -> str:
+    """Which runs the verdicts come from: a summary can hold verdicts of several."""
+    runs: dict[tuple, int] = {}
+    for c in claims:
+        key = (str(c.get("revision") or "not recorded")[:7], c.get("profile"), c.get("seed"),
+               str(c.get("saved_at") or "")[:10])
+        runs[key] = runs.get(key, 0) + 1
+    parts = [f"{n} at revision {r}, {p} profile, seed {s}, saved {d}" for (r, p, s, d), n in sorted(runs.items())]
+    return "Verdicts of `reports/summary.json`: " + ("; ".join(parts) if parts else "none") + "."
+
+
+def verdict_tables(summary: Mapping) -> str:
+    """The README's generated block, markers included, from a ``summary.json`` document.
+
+    Parameters
+    ----------
+    summary : mapping
+        A report's ``summary.json`` (its ``claims`` and ``not_run``).
+
+    Returns
+    -------
+    str
+        Markdown: a provenance line, a table per paper (the statements) and one of the
+        conformance claims, the claims not run, between :data:`START` and :data:`END`.
+
+    Raises
+    ------
+    ValueError
+        ``summary`` has no list of claims.
+    """
+    claims = summary.get("claims") if isinstance(summary, Mapping) else None
+    if not isinstance(claims, list):
+        raise ValueError("summary: expected a summary.json document with a list of claims")
+    lines = [START, "", _provenance(claims), ""]
+    groups: dict[str, list[Mapping]] = {}
+    for c in claims:
+        group = "conformance" if c.get("kind") == "conformance" else c["id"].split(".", 1)[0]
+        groups.setdefault(group, []).append(c)
+    for group, members in sorted(groups.items(), key=lambda item: (item[0] == "conformance", item[0])):
+        if group == "conformance":
+            heading = "Conformance of the code to its transcriptions (not verdicts on the papers):"
+        else:
+            versions = sorted({s["paper"] for c in members for s in c.get("sources", [])})
+            heading = f"Claims of the `{group}` paper ({', '.join(versions)}):"
+        lines += [heading, "", *_table(members)]
+    if summary.get("not_run"):
+        lines += ["Not run in this report: " + ", ".join(f"`{c}`" for c in summary["not_run"]) + ".", ""]
+    lines += ["Worst ratio: statistic / bound, oriented so that above 1 the printed statement is "
+              "exceeded (for a lower bound, bound / statistic), then the corrected statement's "
+              "after the arrow; n/a where the bound is 0, negative or a band. Smallest ratio "
+              "detected: the ratio the rule detects with probability 0.9 at its sample size and "
+              "level. Can fail: whether some instance tried could reach the bound.", "", END]
+    return "\n".join(lines)
+
+
+def with_verdict_tables(readme: str, summary: Mapping) -> str:
+    """``readme`` with its block between :data:`START` and :data:`END` written again.
+
+    Raises
+    ------
+    ValueError
+        The README lacks the markers, or has either more than once, or in the wrong order.
+    """
+    if readme.count(START) != 1 or readme.count(END) != 1 or readme.index(START) > readme.index(END):
+        raise ValueError(f"readme: expected one {START!r} followed by one {END!r}")
+    before, rest = readme.split(START, 1)
+    return before + verdict_tables(summary) + rest.split(END, 1)[1]
+
+
+def write_readme_tables(readme: str | Path, summary: str | Path) -> bool:
+    """Write the README's block from ``summary`` (a path of a ``summary.json``); returns
+    whether the README changed."""
+    readme, summary = Path(readme), Path(summary)
+    old = readme.read_text()
+    new = with_verdict_tables(old, json.loads(summary.read_text()))
+    if new != old:
+        readme.write_bytes(new.encode("utf-8"))
+    return new != old
