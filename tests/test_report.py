@@ -466,8 +466,11 @@ def test_the_type_one_and_statement_mutant_campaigns_come_from_their_own_documen
     (tmp_path / "selftest-type-one.json").write_text(json.dumps(type_one))
     entry = {"name": "m1", "claim": "iln.lemma5.tail", "kind": "prefactor dropped", "statement": "P <= x",
              "counterexample": {"probability": "1"}, "verdict": "holds", "error": None, "detected": False}
-    mutants = {**base, "statement_mutants": {"total": 1, "detected": 0, "by_claim": {"iln.lemma5.tail": [entry]},
-                                             "gaps": ["m1"], "planned": ["m1"], "rule": "r"},
+    searched = {**entry, "name": "m2", "claim": "iln.lemma1.decomposition", "verdict": "violated", "detected": True,
+                "config": {"n_trials": 43}, "config_why": "The search runs T = 2."}
+    mutants = {**base, "statement_mutants": {"total": 2, "detected": 1,
+                                             "by_claim": {"iln.lemma5.tail": [entry], "iln.lemma1.decomposition": [searched]},
+                                             "gaps": ["m1"], "planned": ["m1", "m2"], "rule": "r"},
                "meta": {"profile": "smoke", "git_revision": "abc"}}
     (tmp_path / "selftest-statement-mutants.json").write_text(json.dumps(mutants))
     write_report(store, tmp_path)
@@ -475,9 +478,11 @@ def test_the_type_one_and_statement_mutant_campaigns_come_from_their_own_documen
     # The rate over 200 seeds at alpha 0.05, not the one seed of selftest.json.
     assert (summary["type_one"]["seeds"], summary["type_one"]["alpha"]) == (200, 0.05)
     assert summary["type_one"]["interval"][1] == pytest.approx(0.0183, abs=1e-4)
-    assert (summary["statement_mutants"]["total"], summary["statement_mutants"]["gaps"]) == (1, ["m1"])
+    assert (summary["statement_mutants"]["total"], summary["statement_mutants"]["gaps"]) == (2, ["m1"])
     page = (tmp_path / "selftest.html").read_text()
-    assert "statement mutants (smoke profile): 0 of 1" in page
+    assert "statement mutants (smoke profile): 1 of 2" in page
+    assert "The search runs T = 2. (43 trials)" in page
+    assert "s grid</td>" in page  # the mutant without a search: the profile's grid
     assert "GAP: not detected" in page
 
 

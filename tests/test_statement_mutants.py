@@ -1,22 +1,35 @@
 """Statement mutants (issue #18, item 3): each is provably false, and its check rejects it."""
 
+import dataclasses
+import json
+
 import pytest
 
 from iln import theory
 from verification import catalog
 from verification.selftest import statements
 
-#: claims that state no bound: conformance of the code, an unbiasedness identity, the figures
-#: and the explorations.
-_NOT_BOUNDS = {"iln.alg1.rule", "iln.alg2.unbiased", "iln.sec6.baselines"}
+#: claims that state no bound, each with why: a claim not named here, not a conformance claim,
+#: a figure or an exploration, states a bound and must have a mutant.
+_NOT_BOUNDS = {
+    "iln.alg1.rule": "Algorithm 1's printed rule, round by round: a procedure, no inequality",
+    "iln.alg2.unbiased": "an identity (E[E_t] = <f, Phi(x)>), decided by an equivalence test",
+    "iln.sec6.baselines": "Section 6's description of the baselines: a procedure, no inequality",
+    "iln.sec6.figure1": "a figure",
+}
 
 
 def _states_a_bound(claim_id: str) -> bool:
     # A conformance claim compares the code with its transcription: no statement of a paper.
     if catalog.load()[claim_id].kind == "conformance":
         return False
-    return not (claim_id in _NOT_BOUNDS or ".fig" in claim_id or ".explore." in claim_id
-                or claim_id == "iln.sec6.figure1")
+    # The explorations run Theorem 1's bound (iln.thm1.regret's statement, whose mutants they
+    # share) on searched instances; the figures state no bound.
+    return not (claim_id in _NOT_BOUNDS or ".fig" in claim_id or ".explore." in claim_id)
+
+
+def test_the_claims_said_to_state_no_bound_exist():
+    assert set(_NOT_BOUNDS) <= set(catalog.load())
 
 
 @pytest.mark.parametrize("name", statements.names())
@@ -28,6 +41,37 @@ def test_counterexample_is_the_stored_one_and_refutes_the_mutant(name):
     assert mutant.why
     assert mutant.statement
     assert mutant.edits
+
+
+@pytest.mark.parametrize("name", statements.names())
+def test_mutant_search_config_is_the_claims_with_entries_replaced(name):
+    mutant = statements.get(name)
+    config = mutant.check_config()
+    base = catalog.get(mutant.claim).config(mutant.profile)
+    assert set(config) == set(base)
+    assert isinstance(config["n_trials"], int) and config["n_trials"] >= 1
+    assert (mutant.config is None) == (not mutant.config_why)
+    assert json.loads(json.dumps(mutant.to_json()))["config"] == (None if mutant.config is None else config)
+
+
+def test_a_search_config_naming_an_unknown_entry_is_refused():
+    mutant = dataclasses.replace(statements.get("lemma1_first_term_dropped"), config={"n_trials": 2, "Tee": 2})
+    with pytest.raises(ValueError, match="Tee"):
+        mutant.check_config()
+    with pytest.raises(ValueError, match="config_why"):
+        dataclasses.replace(mutant, config_why="")
+
+
+def test_runner_configs_name_claims_run_and_plan_their_trials(tmp_path):
+    from verification import runner
+
+    config = catalog.get("iln.lemma3.grad_norm").config("smoke")
+    with pytest.raises(ValueError, match="configs"):
+        runner.run(["iln.lemma3.grad_norm"], profile="smoke", jobs=1, store=tmp_path / "s.sqlite", quiet=True,
+                   configs={"iln.eq17.zero_comparator": config})
+    with pytest.raises(ValueError, match="n_trials"):
+        runner.run(["iln.lemma3.grad_norm"], profile="smoke", jobs=1, store=tmp_path / "s.sqlite", quiet=True,
+                   configs={"iln.lemma3.grad_norm": {**config, "n_trials": 0}})
 
 
 @pytest.mark.parametrize("name", statements.names())
@@ -71,7 +115,7 @@ def test_rejected_reads_the_sub_verdict_of_the_statement_mutated():
 
 
 @pytest.mark.parametrize("name", ["grad_norm_constant_halved", "lemma4_corrected_prefactor_dropped",
-                                  "runtime_t_exponent_halved"])
+                                  "runtime_t_exponent_halved", "lemma1_first_term_dropped"])
 def test_check_rejects_the_mutant_end_to_end(name, tmp_path):
     entry = statements.run_mutant(statements.get(name), seed=0, store=tmp_path / f"{name}.sqlite")
     assert entry["error"] is None
@@ -129,3 +173,13 @@ def test_summary_json_carries_the_statement_mutants(tmp_path):
     assert entry["detected"]
     assert entry["counterexample"] == statements.get("grad_norm_constant_halved").stored
     assert json.loads(json.dumps(summary)) == summary
+
+
+def test_the_true_statement_is_not_rejected_at_a_search_config(tmp_path):
+    """The search runs where the mutant fails, not where the check rejects everything."""
+    from verification import runner
+
+    mutant = statements.get("lemma1_first_term_dropped")
+    result = runner.run([mutant.claim], profile=mutant.profile, seed=0, jobs=1, store=tmp_path / "c.sqlite",
+                        quiet=True, configs={mutant.claim: mutant.check_config()})
+    assert result.outcomes[0].verdict.verdict == "inconclusive"

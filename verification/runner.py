@@ -412,7 +412,7 @@ def _decide(claims: list[Claim], records: dict[str, list[dict]], configs: dict[s
 def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed: int = 0,
         jobs: int | None = None, scheduler: str | None = None, store: str | os.PathLike = DEFAULT_STORE,
         alpha: float = DEFAULT_ALPHA, quiet: bool = False, defect: Planting | None = None,
-        data: str | None = None) -> RunResult:
+        data: str | None = None, configs: dict[str, dict] | None = None) -> RunResult:
     """Run the trials of the claims that the store lacks, then decide their verdicts.
 
     Parameters
@@ -440,6 +440,11 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
     data : str, optional
         Run the claims on this data set (``"libsvm:PATH"`` for a user's file) through each
         claim's :attr:`~verification.catalog.Claim.with_data`; every claim named must take one.
+    configs : dict of claim id to dict, optional
+        Self-test only (a statement mutant's check, :mod:`verification.selftest.statements`,
+        run at the instance where the mutant fails): the configuration of these claims in place
+        of the profile's, whole (``"n_trials"`` included).  The trials are stored under its
+        own configuration hash, like any configuration's.
     """
     everything = catalog.load()
     claim_ids = list(everything) if not claim_ids else list(dict.fromkeys(claim_ids))
@@ -457,6 +462,13 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
         raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
     if defect is not None:
         _check_planting(defect)  # before any work
+    configs_given = dict(configs or {})
+    stray = sorted(set(configs_given) - set(claim_ids))
+    if stray:
+        raise ValueError(f"configs: claims {stray} are not among the claims run")
+    if any(not isinstance(configs_given[c].get("n_trials"), int) or isinstance(configs_given[c]["n_trials"], bool)
+           or configs_given[c]["n_trials"] < 1 for c in configs_given):
+        raise ValueError("configs: every configuration needs a positive int n_trials")
     claims = [everything[c] for c in claim_ids]
     if data is not None and any(c.with_data is None for c in claims):
         raise ValueError(f"data: claims {[c.id for c in claims if c.with_data is None]} run on no data set")
@@ -464,7 +476,7 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
     configs, failed = {}, {}
     for c in claims:
         try:
-            configs[c.id] = c.config(profile, data)
+            configs[c.id] = dict(configs_given[c.id]) if c.id in configs_given else c.config(profile, data)
         except Exception as error:  # a sample-size plan that raises: this claim's error only
             failed[c.id] = error_verdict(c.id, "configuration", _describe(error), seed=seed, profile=profile)
     defect_name = None if defect is None else defect.name
@@ -477,7 +489,7 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
         meta = {"seed": seed, "profile": profile, "versions": versions(), "git_revision": git_revision(),
                 "started": started.isoformat(timespec="seconds"), "jobs": jobs, "scheduler": scheduler,
                 "alpha": alpha, "claims": claim_ids, **({"defect": defect_name} if defect_name else {}),
-                **({"data": data} if data else {}),
+                **({"data": data} if data else {}), **({"configs": configs_given} if configs_given else {}),
                 "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
                 f"{platform.system()} {platform.release()}", "command": _command()}
         # Read what the store holds before writing to it: a store damaged inside then stops

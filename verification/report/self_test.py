@@ -191,6 +191,9 @@ def _statement_mutants(doc: Mapping) -> list[Table]:
         return []
     rows = tuple((e["claim"], e["name"], e["kind"], e["statement"],
                   "; ".join(f"{k} {v}" for k, v in e["counterexample"].items()),
+                  # A mutant whose check searches where it fails says where, and with how many runs.
+                  f"{e['config_why']} ({e['config']['n_trials']} trials)" if e.get("config_why")
+                  else f"the {e.get('profile', 'smoke')} profile's grid",
                   e["verdict"] if not e.get("error") else "error",
                   "detected" if e["detected"] else "GAP: not detected")
                  for entries in part["by_claim"].values() for e in entries)
@@ -198,7 +201,8 @@ def _statement_mutants(doc: Mapping) -> list[Table]:
     return [Table(f"statement mutants{where}: {part['detected']} of {part['total']} provably false "
                   "statements rejected by their claim's check (a mutant not detected is a gap of the "
                   "check, kept, not dropped)",
-                  ("claim", "mutant", "kind", "mutated statement", "exact counterexample", "verdict", "outcome"),
+                  ("claim", "mutant", "kind", "mutated statement", "exact counterexample", "where the check ran",
+                   "verdict", "outcome"),
                   rows)]
 
 

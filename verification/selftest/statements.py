@@ -79,6 +79,16 @@ class StatementMutant:
         Why the counterexample refutes the mutant, in one or two sentences.
     profile : str
         The profile the mutant's check runs at (smoke or quick: minutes for all mutants).
+    config : dict, optional
+        Entries of the claim's configuration at :attr:`profile` that the mutant's check
+        replaces: a mutant is a false statement, so its check searches where it fails (issue
+        #18's protocol: the smallest T, the worst instance), at the instance its counterexample
+        names or the nearest one the claim's trial builds, with the trials planned there to
+        reject it with the design power.  A value may be a callable without arguments (a
+        planned sample size), evaluated before the mutant is planted.  The trial code and the
+        decision rule are the claim's own; only the grid is the mutant's.
+    config_why : str
+        Why the check rejects the mutant at :attr:`config` and not at the profile's grid.
     """
 
     name: str
@@ -90,16 +100,33 @@ class StatementMutant:
     stored: dict
     why: str
     profile: str = "smoke"
+    config: dict | None = None
+    config_why: str = ""
 
     def __post_init__(self):
         if self.kind not in KINDS:
             raise ValueError(f"mutant {self.name}: unknown kind {self.kind!r} (one of {KINDS})")
         if self.profile not in catalog.PROFILES:
             raise ValueError(f"mutant {self.name}: unknown profile {self.profile!r}")
+        if self.config is not None and not self.config_why:
+            raise ValueError(f"mutant {self.name}: a config of its own needs its config_why")
+
+    def check_config(self) -> dict:
+        """The configuration the mutant's check runs at: the claim's at :attr:`profile`, with
+        :attr:`config`'s entries in place (planned sizes evaluated)."""
+        base = catalog.get(self.claim).config(self.profile)
+        if self.config is None:
+            return base
+        unknown = sorted(set(self.config) - set(base))
+        if unknown:
+            raise ValueError(f"mutant {self.name}: config entries {unknown} are not in {self.claim}'s configuration")
+        return {**base, **{k: v() if callable(v) else v for k, v in self.config.items()}}
 
     def to_json(self) -> dict:
         return {"name": self.name, "claim": self.claim, "kind": self.kind, "statement": self.statement,
                 "counterexample": self.stored, "why": self.why, "profile": self.profile,
+                "config": self.check_config() if self.config is not None else None,
+                "config_why": self.config_why or None,
                 "edits": edits_json(self.edits)}
 
 
@@ -349,10 +376,10 @@ def _rks_deviation_constants() -> dict:
     return {**out, "violates_mutant": min(out["probability_m10"], out["probability_m100"]) > delta}
 
 
-def _point_mass_descent(B: Fraction, T: int) -> tuple[Fraction, Fraction]:
+def _point_mass_descent(B: Fraction, T: int, value: Fraction = Fraction(999, 1000)) -> tuple[Fraction, Fraction]:
     """Algorithm 1 with the descent step on point-mass features, exactly: ``(regret, excess)``.
 
-    ``psi(x; w) = c = 0.999 / B`` for every w (the erratum's instance of iln.cor1), every
+    ``psi(x; w) = c = value / B`` for every w (0.999 / B: the erratum's instance of iln.cor1), every
     label +1, the proof's ``eta = B / (2 sqrt T)`` (rational when T is a square): alpha keeps
     one sign, so every estimate of Algorithm 2 is exact, ``E_t = p_t`` with
     ``1 - p_t = r^(t-1)``, ``r = 1 - eta c^2``, and no round shrinks.  The best predictor of
@@ -360,7 +387,7 @@ def _point_mass_descent(B: Fraction, T: int) -> tuple[Fraction, Fraction]:
     round, is not attained).  ``excess`` is the excess risk of the averaged predictor ``f_S``
     (Corollary 1) on the same law.
     """
-    c = Fraction(999, 1000) / B
+    c = value / B
     root = math.isqrt(T)
     if root * root != T:
         raise ValueError("T must be a square (a rational eta)")
@@ -378,6 +405,118 @@ def _regret_sqrt_t_dropped() -> dict:
     return {"instance": "psi(x; w) = 0.999 for every w, labels +1, B = 1, T = 256, eta = 1/32, "
                         "descent step", "regret": round(float(regret), 9), "mutant_bound": round(float(bound), 9),
             "printed_bound": round(float(bound) * 16, 9), "violates_mutant": regret > bound}
+
+
+# ------------------------------------------------------------------------------------------
+# Trials planned for the checks that search where their mutant fails
+# ------------------------------------------------------------------------------------------
+#
+# Each plan is the violation side's sample size (verification.rules.mean.violation_sample_size:
+# Hoeffding, every law on the range, the design power) at the level the check gives the
+# deciding point when the mutant runs alone (runner.DEFAULT_ALPHA, split as the claim's decide
+# splits it), for the ratio of the statistic's mean to the mutant's bound: exact where the
+# instance allows, else the smallest of a pilot kept apart from the deciding seeds.
+
+#: the horizon of the regret-type searches: the exact counterexample's (regret about
+#: sqrt(T) / 2 against the mutant's 4B / (1 - B / sqrt T), twice it at T = 256).
+_SEARCH_T = 256
+#: the point mass the iln.thm1.regret search runs: the claim's orthogonal sequence with every
+#: round on its one row (repeats = T) is x = 0.99 under one random coordinate, psi = 0.99.
+_ROW = Fraction(99, 100)
+
+
+def _mutant_regret_bound(T: int) -> float:
+    # Theorem 1's bound at B = 1 divided by sqrt(T) (_REGRET_EDIT): 4 / (1 - 1 / sqrt(T)).
+    return 4.0 / (1.0 - 1.0 / math.sqrt(T))
+
+
+def _regret_search_trials() -> int:
+    """regret_sqrt_t_dropped at the point mass psi = 0.99, labels +1, T = 256: the run is
+    exact and deterministic (every estimate of Algorithm 2 is), its regret the rational
+    recurrence of :func:`_point_mass_descent`; the regret is at least minus the comparator's
+    loss T (1 - 0.99)^2 / 2 (iln.thm1.regret's lower end on a fixed sequence); one point."""
+    from verification.rules.mean import violation_sample_size
+
+    regret, _ = _point_mass_descent(Fraction(1), _SEARCH_T, _ROW)
+    bound = _mutant_regret_bound(_SEARCH_T)
+    lower = -_SEARCH_T * float((1 - _ROW) ** 2) / 2
+    return violation_sample_size(bound, lower, float(regret) / bound, runner.DEFAULT_ALPHA)
+
+
+#: pilot of update_sign_corrected_sqrt_t_dropped's search (near_duplicate_constant, T = 256,
+#: descent step, the proof's eta and m; learner seeds SeedSequence(10_000 + i), i = 0, 1, 2,
+#: never a runner stream): the three regrets.  The plan takes the smallest, its ratio to the
+#: mutant's bound floored to a multiple of 0.05.
+_UPDATE_SIGN_PILOT = (8.293456249293836, 8.293462736581894, 8.293463513828737)
+#: pilot of online_to_batch_t_exponent_doubled's search (the orthogonal population, B = 1,
+#: eps = 0.3, so T = 206; samples SeedSequence(20_000 + i), learner SeedSequence(30_000 + i),
+#: i = 0, 1, 2): the three excess risks, used as _UPDATE_SIGN_PILOT is.
+_ONLINE_TO_BATCH_PILOT = (0.05733366765177267, 0.05750542805361697, 0.057443253205244904)
+#: the (B, eps) of that search: T = corollary1_T(1, 0.3) = 206 draws from 128 orthogonal rows,
+#: about 1.6 visits a row, where the averaged predictor is still far from the best of the
+#: ball (excess risk about 0.057) while the mutant allows 4 / (T - sqrt T) = 0.021.
+_ONLINE_TO_BATCH_B_EPS = (1.0, 0.3)
+
+
+def _update_sign_search_trials() -> int:
+    """update_sign_corrected_sqrt_t_dropped on near_duplicate_constant at T = 256, the descent
+    sign's one point at alpha / 2 (update_sign_decide's split over the two signs)."""
+    from verification.claims.iln.regret import regret_point
+    from verification.rules.mean import violation_sample_size
+
+    bound = _mutant_regret_bound(_SEARCH_T)
+    lower = regret_point("plan", (), 1.0, _SEARCH_T, sequence_name="near_duplicate_constant").lower
+    ratio = math.floor(min(_UPDATE_SIGN_PILOT) / bound * 20) / 20
+    return violation_sample_size(bound, lower, ratio, runner.DEFAULT_ALPHA / 2)
+
+
+def _online_to_batch_search_trials() -> int:
+    """online_to_batch_t_exponent_doubled on the orthogonal population at (B, eps) =
+    (1, 0.3): the corrected statement's one point at alpha / 2 (rules.with_correction); the
+    excess risk is at least 0."""
+    from iln import theory
+    from verification.rules.mean import violation_sample_size
+
+    B, eps = _ONLINE_TO_BATCH_B_EPS
+    T = theory.corollary1_T(B, eps)
+    bound = float(theory.online_to_batch_excess_risk(B, T)) / math.sqrt(T)  # the mutant's
+    ratio = math.floor(min(_ONLINE_TO_BATCH_PILOT) / bound * 20) / 20
+    return violation_sample_size(bound, 0.0, ratio, runner.DEFAULT_ALPHA / 2)
+
+
+#: lemma1_first_term_dropped's search: T = 2 (the smallest T at which the run draws anything)
+#: on the near-duplicate inputs with labels +1 at the claim's eta = 0.05, m = 3.
+_LEMMA1_SETTING = {"sequence": "near_duplicate_constant", "eta": 0.05, "m": 3}
+_LEMMA1_T = 2
+
+
+def _lemma1_search_trials() -> int:
+    """lemma1_first_term_dropped at T = 2: alpha^(1) = 0, so E_1 = 0 and f_2 = eta Phi(x_1)
+    whatever the draws; the regret and sum_t ||nabla_t||^2 are exact, only the variance term
+    is random, at most its a-priori end, and no round can shrink.  The statistic regret - rhs
+    of the mutant (no B^2 / eta) is then at least its lower end
+    (iln.lemma1.decomposition's :func:`~verification.claims.iln.regret.lemma1_lower_end`, less
+    the B^2 / eta the mutant drops) and its mean at least
+    ``regret - eta (sum ||nabla_t||^2 + max sum ||bar nabla_t - nabla_t||^2)``; two points
+    (the ICML and arXiv indexing of the P events) at alpha / 2."""
+    from iln import theory
+    from iln.comparator import best_in_ball
+    from verification.claims.iln.regret import lemma1_lower_end, sequence
+    from verification.rules.mean import violation_sample_size
+
+    B, eta, T = 1.0, _LEMMA1_SETTING["eta"], _LEMMA1_T
+    seq = sequence(_LEMMA1_SETTING["sequence"], T, np.random.SeedSequence(0))
+    K, y = seq.family.kernel(seq.X), seq.y
+    comparator = best_in_ball(K, y, B).total_loss
+    B_T = float(theory.f_norm_bound(B, eta, T))
+    lower = lemma1_lower_end(K, y, B, eta, B_T, comparator, T) + B**2 / eta  # the mutant's rhs
+    second = y[1] - eta * y[0] * K[0, 1]  # y_2 - <f_2, Phi(x_2)>
+    regret = y[0] ** 2 / 2 + second**2 / 2 - comparator
+    grad_sq = y[0] ** 2 * K[0, 0] + second**2 * K[1, 1]
+    a_2 = float(theory.alpha_l1_bound(B, eta, 1))
+    grad_var_max = (a_2 * (1.0 + float(np.abs(K).max()))) ** 2 * K[1, 1]
+    mean_least = regret - eta * (grad_sq + grad_var_max)
+    return violation_sample_size(-lower, 0.0, 1.0 + mean_least / -lower, runner.DEFAULT_ALPHA / 2)
 
 
 def _excess_t_exponent_doubled() -> dict:
@@ -705,6 +844,14 @@ _CATALOG = (
         stored=_REGRET_STORED,
         why="On point-mass features with labels +1 the descent run's regret is "
             "(1 - r^(2T)) / (2 (1 - r^2)) - T (0.001)^2 / 2, about sqrt(T) / 2: 8.14 > 4.27 at T = 256.",
+        config={"n_trials": _regret_search_trials, "T_grid": [_SEARCH_T], "rate_sequences": [],
+                "worst_sequences": [], "worst_T": [], "B_sequence": "orthogonal", "B_grid": [1.0],
+                "B_rounds": _SEARCH_T, "repeats": _SEARCH_T},
+        config_why="The claim's grid stops at T = 64 at smoke, where the mutant's 4.57 exceeds the "
+                   "regret of every sequence the claim runs; the search runs the counterexample's "
+                   "point mass (the orthogonal sequence on one row: psi = 0.99, labels +1) at T = "
+                   "256, where the exact regret 8.28 is 1.94 times the mutant's bound, with the "
+                   "regret's lower end on a fixed sequence (minus the comparator's loss, 0.0128).",
     ),
     StatementMutant(
         name="update_sign_corrected_sqrt_t_dropped",
@@ -716,6 +863,11 @@ _CATALOG = (
         counterexample=_regret_sqrt_t_dropped,
         stored=_REGRET_STORED,
         why="The same descent run as regret_sqrt_t_dropped: regret 8.14 > 4.27 at T = 256.",
+        config={"n_trials": _update_sign_search_trials, "T": [_SEARCH_T], "sequences": ["near_duplicate_constant"]},
+        config_why="At the smoke profile's T = 32 the descent run's regret (about 3) is below the "
+                    "mutant's 4.86; the claim's trial takes no repeats, so the search runs its "
+                    "nearest instance to the point mass, the near-duplicate inputs with labels +1, "
+                    "at T = 256 (regret 8.29 in a pilot on seeds apart, 1.94 times the mutant's bound).",
     ),
     StatementMutant(
         name="online_to_batch_t_exponent_doubled",
@@ -732,6 +884,14 @@ _CATALOG = (
         why="On point-mass features psi = 0.999 / B with labels +1 the averaged predictor misses 1 "
             "by (1 - r^T) / (T (1 - r)), an excess risk near 2 B^2 / T, above 4B / T once B > 2: "
             "0.00785 > 0.00417 at B = 4, T = 4096.",
+        config={"n_trials": _online_to_batch_search_trials, "populations": ["orthogonal"],
+                "B_eps": [list(_ONLINE_TO_BATCH_B_EPS)]},
+        config_why="At the smoke profile's eps = 1 and 0.8 (T = 25, 36) the mutant's bound (0.2, "
+                   "0.13) exceeds every population's excess risk; the claim has no point-mass "
+                   "population, and T = 4096 at B = 4 costs hours at the proof's m, so the search "
+                   "runs the claim's hardest population, 128 orthogonal rows, at eps = 0.3 (T = "
+                   "206), where a pilot on seeds apart measured an excess risk of 0.057, 2.75 "
+                   "times the mutant's 0.021.",
     ),
 
     StatementMutant(
@@ -747,6 +907,13 @@ _CATALOG = (
                             "f* of norm B predicting 0.999", "regret": 8.142875396, "mutant_rhs": 0.507920346},
         why="On point-mass features with labels +1 the descent run has no variance and no shrink, "
             "and its regret 8.14 exceeds eta sum_t ||nabla_t||^2 = 0.51 at T = 256.",
+        config={"n_trials": _lemma1_search_trials, "T": _LEMMA1_T, "settings": [_LEMMA1_SETTING]},
+        config_why="At T = 64 the statistic regret - rhs has no usable lower end (the variance and "
+                   "shrink terms of a run can be vast), so no number of runs rejects anything there. "
+                   "The search runs the smallest T = 2 on the claim's near-duplicate inputs with "
+                   "labels +1 (eta = 0.05, m = 3): no round can shrink, the regret and the gradient "
+                   "term are exact, and the lower end is -0.35, while the regret 0.95 exceeds the "
+                   "mutant's right-hand side (about 0.09 plus a variance term of order 1e-6).",
     ),
 
     StatementMutant(
@@ -841,10 +1008,12 @@ def run_mutant(mutant: StatementMutant, *, seed: int, store: Path,
     start = time.perf_counter()
     outcome = {"verdict": ERROR, "verdict_printed": None, "verdict_corrected": None, "error": None}
     try:
+        # Planned before the mutant is planted, as the runner plans the unmodified sizes.
+        configs = None if mutant.config is None else {mutant.claim: mutant.check_config()}
         with edits_applied(mutant.edits):
             # jobs = 1: the edits live in this process only.
             result = runner.run([mutant.claim], profile=mutant.profile, seed=seed, jobs=1, store=store,
-                                quiet=True, alpha=alpha)
+                                quiet=True, alpha=alpha, configs=configs)
         verdict = result.outcomes[0].verdict
         outcome.update(verdict=verdict.verdict, verdict_printed=verdict.verdict_printed,
                        verdict_corrected=verdict.verdict_corrected)

@@ -52,15 +52,17 @@ def update_sign_decide(records, config, alpha) -> Verdict:
     """Mean rule per (sign, sequence, T) against ``regret_bound_proof(1, T)``, Bonferroni over
     all of them: the printed sign decides the printed statement, the descent sign the
     corrected one."""
-    keys = [(f"{u}/{key}", u, T) for u in _UPDATES for key, _, T in _points(config)]
+    keys = [(f"{u}/{key}", u, name, T) for u in _UPDATES for key, name, T in _points(config)]
     # Bonferroni over the two signs: the printed sign decides the printed statement, the
-    # descent sign the corrected one.
+    # descent sign the corrected one.  The sequences are fixed before the run (the trial
+    # draws section6 anew, which regret_point knows), so each point's regret is bounded below
+    # by minus its comparator's loss.
     verdicts = {u: rules.mean_bound("iln.alg1.update_sign",
-                                    [regret_point(k, [r[k]["regret"] for r in records], 1.0, T)
-                                     for k, u2, T in keys if u2 == u], alpha / len(_UPDATES),
+                                    [regret_point(k, [r[k]["regret"] for r in records], 1.0, T, sequence_name=name)
+                                     for k, u2, name, T in keys if u2 == u], alpha / len(_UPDATES),
                                     {"sequences": {n: SEQUENCES[n] for n in config["sequences"]}})
                 for u in _UPDATES}
-    shrinks = {k: sum(r[k]["shrinks"] for r in records) for k, _, _ in keys}
+    shrinks = {k: sum(r[k]["shrinks"] for r in records) for k, _, _, _ in keys}
     return rules.with_correction(verdicts["printed"], verdicts["descent"], alpha, {"shrinks": shrinks})
 
 
