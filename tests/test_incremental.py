@@ -260,3 +260,28 @@ def test_a_traced_trial_that_reads_the_clock_is_flagged():
             runner.run_batch(claim_id, config, 0, [0])
         assert recorder.reads_clock(besides=["verification/runner.py"]) is clock
         assert recorder.reads_clock() is True  # run_batch times every trial
+
+
+def test_a_claim_s_traced_state_is_saved_when_its_trials_are_stored_not_at_the_run_s_end(tmp_path, monkeypatch):
+    # A run stopped part-way (a session's end) must leave its finished claims keyed by the code
+    # their trials reach: the traced state of the first claim is saved before the second
+    # claim's last batch is stored (with jobs=1 the first claim's batches all come first).
+    events = []
+    add_trials, record = Store.add_trials, incremental.record_reach
+
+    def logged_add(self, seed, profile, claim_id, *args, **kwargs):
+        events.append(("stored", claim_id))
+        return add_trials(self, seed, profile, claim_id, *args, **kwargs)
+
+    def logged_record(db, claim, *args, **kwargs):
+        events.append(("traced", claim.id))
+        return record(db, claim, *args, **kwargs)
+
+    monkeypatch.setattr(Store, "add_trials", logged_add)
+    monkeypatch.setattr(incremental, "record_reach", logged_record)
+    first, second = "rks.lemma4.hilbert_concentration", "iln.lemma3.grad_norm"
+    runner.run([first, second], profile="smoke", seed=0, jobs=1, store=tmp_path / "s.sqlite", quiet=True)
+    assert ("traced", first) in events
+    assert events.index(("traced", first)) < max(i for i, e in enumerate(events) if e == ("stored", second))
+    with Store(tmp_path / "s.sqlite") as db:
+        assert any(s.traced for s in db.code_states(first, seed=0, profile="smoke"))

@@ -520,12 +520,23 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
         meta["reuse"] = _reuse_notes(keys, stored, {c: configs[c]["n_trials"] for c in keys})
         incremental.save_new_states(db, keys.values())
         run_id = db.start_run(meta)
+        by_id = {c.id: c for c in claims}
+        done = dict(stored)
         with _progress(sum(len(t[3]) for t in tasks), quiet) as bar:
             def store_batch(task, result):
                 rows, reached = result if token is not None else (result, None)
                 good = [r for r in rows if TRIAL_ERROR not in r[1]]
                 if good:
                     db.add_trials(seed, profile, task[0], keys[task[0]].trial_key, good, reached)
+                    done[task[0]] += len(good)
+                    # The traced code state is saved as soon as a claim's trials are all stored,
+                    # not at the end of the run: a run stopped part-way (a session's end, a kill)
+                    # then leaves its finished claims keyed by the code their trials reach, so an
+                    # edit elsewhere does not send them to be run again.
+                    if (token is not None and task[0] not in sequential
+                            and done[task[0]] >= configs[task[0]]["n_trials"]):
+                        incremental.record_reach(db, by_id[task[0]], hashes[task[0]], keys[task[0]], seed,
+                                                 profile, configs[task[0]]["n_trials"])
                 for _, record, _ in rows:
                     if TRIAL_ERROR in record and task[0] not in failed:
                         info = record[TRIAL_ERROR]
