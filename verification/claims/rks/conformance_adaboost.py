@@ -94,9 +94,10 @@ def weak_learner_trial(config, seed) -> dict:
     return rks_conformance_trial(config, seed, RUNS, _weak_learner_quantities)
 
 
-_ADABOOST = (r"D_1(i) = \tfrac1m;\ \epsilon_t = \Pr_{i\sim D_t}[h_t(x_i)\ne y_i];\ "
-             r"\alpha_t = \tfrac12\ln\tfrac{1-\epsilon_t}{\epsilon_t};\ "
-             r"D_{t+1}(i) = D_t(i)e^{-\alpha_t y_i h_t(x_i)}/Z_t;\ H = \mathrm{sign}\sum_t\alpha_t h_t")
+# Text with inline math (not one display formula), so that the page wraps it between the steps.
+_ADABOOST = (r"$D_1(i) = \tfrac1m$; $\epsilon_t = \Pr_{i\sim D_t}[h_t(x_i)\ne y_i]$; "
+             r"$\alpha_t = \tfrac12\ln\tfrac{1-\epsilon_t}{\epsilon_t}$; "
+             r"$D_{t+1}(i) = D_t(i)e^{-\alpha_t y_i h_t(x_i)}/Z_t$; $H = \mathrm{sign}\sum_t\alpha_t h_t$")
 _LOCATION = ("Section 4 and Figure 1 (Adaboosted decision stumps); AdaBoost as in its reference [7] "
              "(Schapire's overview)")
 register_rks_conformance(
@@ -113,7 +114,7 @@ register_rks_conformance(
     WEAK_LEARNER_ID,
     title="Conformance: the shipped AdaBoost's stumps are not the stumps of least weighted error "
           "(scikit-learn's trees split on Gini impurity)",
-    statement=_ADABOOST + r";\ h_t = \arg\min_{\text{stumps } h}\Pr_{i\sim D_t}[h(x_i)\ne y_i]",
+    statement=_ADABOOST + r"; $h_t = \arg\min_{\text{stumps } h}\Pr_{i\sim D_t}[h(x_i)\ne y_i]$",
     location=_LOCATION, runs=RUNS, expected=VIOLATED,
     trial=weak_learner_trial,
     instances_note="adaboost_stumps with its public arguments only; at each round, under the D_t of "
