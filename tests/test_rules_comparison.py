@@ -218,3 +218,12 @@ def test_by_cell_takes_the_deciding_cell_and_names_every_cell():
     assert rules.by_cell("c", cells, "test/psi", 1e-3).verdict == HOLDS
     with pytest.raises(ValueError, match="primary"):
         rules.by_cell("c", cells, "online/draws", 1e-3)
+
+
+def test_a_planned_point_left_out_keeps_its_share_of_alpha():
+    point = comparison.PairedPoint("x", a=[0.2] * 12, b=[0.1] * 12)
+    alone = comparison.paired_comparison("t", [point], 1e-3)
+    planned = comparison.paired_comparison("t", [point], 1e-3, splits=2)
+    assert planned.pvalue == pytest.approx(2 * alone.pvalue)
+    with pytest.raises(ValueError, match="splits"):
+        comparison.paired_comparison("t", [point, point], 1e-3, splits=1)

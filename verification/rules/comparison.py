@@ -136,7 +136,7 @@ def _decide(p: PairedPoint, tail: float) -> PointDecision:
 
 
 def paired_comparison(claim_id: str, points: Sequence[PairedPoint], alpha: float,
-                      details: Mapping | None = None) -> Verdict:
+                      details: Mapping | None = None, splits: int | None = None) -> Verdict:
     """The paired comparison rule over a grid of points, each at ``alpha / G`` (G points).
 
     Holds when A is lower on most seeds at every point, violated when B is lower on most
@@ -153,6 +153,10 @@ def paired_comparison(claim_id: str, points: Sequence[PairedPoint], alpha: float
         The claim's share of the run's false-alarm budget, in (0, 1).
     details : mapping, optional
         Claim-specific figures, kept beside the points' rows.
+    splits : int, optional
+        The number of points the plan split ``alpha`` over, at least ``len(points)``
+        (default ``len(points)``): a planned point that could not be formed (no seed to
+        compare) keeps its share unspent, and the p-value is Bonferroni over ``splits``.
 
     Returns
     -------
@@ -166,7 +170,10 @@ def paired_comparison(claim_id: str, points: Sequence[PairedPoint], alpha: float
     """
     points = _points_iv(points)
     alpha = _alpha_iv(alpha)
-    splits = len(points)
+    if splits is None:
+        splits = len(points)
+    elif isinstance(splits, bool) or not isinstance(splits, int) or splits < len(points):
+        raise ValueError(f"splits must be an int >= the {len(points)} points, got {splits!r}")
     decisions = [_decide(p, alpha / splits) for p in points]
     reason = None
     if not any(d.can_fail for d in decisions):
