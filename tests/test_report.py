@@ -680,6 +680,17 @@ def test_prose_reaches_the_pages_as_mathml(report):
     assert "sqrt(m)" not in page.split("<h1>", 1)[1].split("</h1>", 1)[0]  # the title's C / sqrt(m)
 
 
+def test_prose_reaches_the_markdown_pages_as_inline_latex(report):
+    # The same prose on a code-hosting site: $...$ (GitHub renders it), none left as typed.
+    report_md = (report / "REPORT.md").read_text()
+    entry = report_md.split(f"### [`{CLAIMS[0]}`]", 1)[1].split("\n### ", 1)[0]
+    counterexample = next(line for line in entry.splitlines() if line.startswith("Counterexample: "))
+    assert "exp(-2 \\* 0.81)" not in counterexample and "$\\pm 0.998" in counterexample
+    page = (report / "claims" / "rks.rademacher.bound.md").read_text()
+    title = next(line for line in page.splitlines() if line.startswith("**"))
+    assert "sqrt(m)" not in title and "\\sqrt{m}" in title
+
+
 def test_a_relation_alone_is_math_and_a_tag_in_a_note_stays_text():
     assert _math("the inequality with <= for the probabilities") == [r"\le"]
     assert [s.kind for s in prose_segments(HOSTILE_TEXT)] == ["text"]

@@ -25,11 +25,12 @@ from verification.report.context import NOT_RUN, ClaimView, ReportContext, plot_
 from verification.report.errata import quotation_segments
 from verification.report.forest import printed_and_corrected, worst_ratio_text
 from verification.report.plots import Plot
+from verification.report.prose import prose_segments
 from verification.report.self_test import SELFTEST_INTRO, selftest_tables
 from verification.report.statements import Segment, quoted_segments, segments
-from verification.report.tables import Table, format_value
+from verification.report.tables import Table, format_value, is_number
 
-__all__ = ["anchor", "claim_page", "render_markdown", "selftest_section", "text"]
+__all__ = ["anchor", "claim_page", "prose", "render_markdown", "selftest_section", "text"]
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|$#])")
 
@@ -53,11 +54,14 @@ def _text_run(content: str) -> str:
 
 
 def _statement(segs: Sequence[Segment]) -> str:
-    """A statement as Markdown: display math in a ``math`` block, inline math in ``$...$``."""
+    """A statement as Markdown: display math in a ``math`` block, inline math in ``$...$``,
+    code (the ``code`` runs of :func:`prose`) in backticks."""
     out = []
     for s in segs:
         if s.kind == "text":
             out.append(_text_run(s.content))
+        elif s.kind == "code":
+            out.append(f"`{s.content}`")
         elif s.display:
             out.append(f"\n\n```math\n{s.content}\n```\n\n")
         else:
@@ -65,20 +69,37 @@ def _statement(segs: Sequence[Segment]) -> str:
     return "".join(out).strip()
 
 
+def prose(value) -> str:
+    r"""Prose with its ASCII math as ``$...$`` (:mod:`verification.report.prose`, as the HTML
+    pages render it as MathML), on one line; the rest escaped.
+
+    >>> prose("the bound ||alpha||_1 <= B sqrt(T) holds")
+    'the bound $\\|\\alpha \\|_{1}\\le B\\sqrt{T}$ holds'
+    """
+    return _statement(prose_segments(" ".join(str(value).split())))
+
+
 def _cell(value: str) -> str:
+    # The first column names the row; numbers and JSON stay as written (as in the HTML table).
     return text(value) if value else " "
 
 
+def _prose_cell(value: str) -> str:
+    if not value or is_number(value) or value[:1] in "[{":
+        return _cell(value)
+    return _cell_statement(prose_segments(" ".join(value.split())))
+
+
 def _table(t: Table) -> list[str]:
-    cell = _cell
-    lines = ["| " + " | ".join(cell(c) for c in t.columns) + " |",
+    lines = ["| " + " | ".join(_cell(c) for c in t.columns) + " |",
              "| " + " | ".join("---" for _ in t.columns) + " |"]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in t.rows]
+    lines += ["| " + " | ".join(_cell(v) if i == 0 else _prose_cell(v) for i, v in enumerate(row)) + " |"
+              for row in t.rows]
     return [*lines, ""]
 
 
 def _plot(owner: str, p: Plot, up: str = "") -> list[str]:
-    lines = [f"![{text(p.title)}]({up}{plot_file(owner, p)})", "", f"*{text(p.title)}.* {text(p.caption)}", ""]
+    lines = [f"![{text(p.title)}]({up}{plot_file(owner, p)})", "", f"*{prose(p.title)}.* {prose(p.caption)}", ""]
     if p.paper_showed:
         lines += [f"What the paper's figure showed: {_statement(quoted_segments(p.paper_showed))}", ""]
     return lines
@@ -97,7 +118,7 @@ def _claims_table(ctx: ReportContext) -> list[str]:
         ratio = worst_ratio_text(r)
         expected = text(c.claim.expected) + (" **(differs)**" if c.matches is False else "")
         lines.append(f"| [`{c.id}`](claims/{c.id}.md) | {verdicts} | {expected} | {text(ratio)} | "
-                     f"{text(c.key_number)} | {text(c.claim.title)} |")
+                     f"{text(c.key_number)} | {_prose_cell(c.claim.title)} |")
     return [*lines, ""]
 
 
@@ -107,6 +128,8 @@ def _cell_statement(segs: Sequence[Segment]) -> str:
     for s in segs:
         if s.kind == "text":
             out.append(_text_run(s.content))
+        elif s.kind == "code":
+            out.append(f"`{s.content}`")
         else:
             math = s.content.replace(r"\|", r"\Vert ").replace("|", r"\vert ")
             out.append(f"${math.strip()}$")
@@ -137,7 +160,7 @@ def _errata_section(ctx: ReportContext) -> list[str]:
                   f"{_statement(quoted_segments(e.note.size))}.", ""]
         for side in e.sides:
             lines += [f"{side.label}:", "", _statement(side.segments), ""]
-        lines += [f"{text(e.kind.capitalize())}: {text(e.erratum.counterexample)}", ""]
+        lines += [f"{text(e.kind.capitalize())}: {prose(e.erratum.counterexample)}", ""]
         if e.erratum.quotes:
             lines += ["Quoted:", ""]
             # A list item holds no math block: every quotation's math goes inline.
@@ -145,7 +168,7 @@ def _errata_section(ctx: ReportContext) -> list[str]:
                       f"{_statement([Segment(g.kind, g.content) for g in quotation_segments(q.text)])}"
                       for q in e.erratum.quotes]
             lines.append("")
-        lines += [f"Check of the correction: {text(e.erratum.check)}", ""]
+        lines += [f"Check of the correction: {prose(e.erratum.check)}", ""]
         if e.snippet is not None:
             lines += [f"Reproduce it with numpy (`{e.snippet.name}`):", "", "```python",
                       e.snippet.code.rstrip("\n"), "```", "", "It prints:", "", "```text",
@@ -172,18 +195,18 @@ def _search_section(c: ClaimView) -> list[str]:
 def claim_page(c: ClaimView) -> str:
     """A claim's Markdown page (``claims/<id>.md``), its plots linked from ``../plots/``."""
     lines = [f"# {c.id}", "", "[Report](../REPORT.md)", "",
-             f"**{text(c.claim.title)}.** Verdict: **{text(c.status)}**; expected: "
+             f"**{prose(c.claim.title)}.** Verdict: **{text(c.status)}**; expected: "
              f"{text(c.claim.expected)}" + (" (differs from the expected verdict)." if c.matches is False
                                             else "."), ""]
     if c.verdict is not None:
         run = (f"run {c.run.run_id} (started {c.run.started})" if c.run is not None
                else "a run the store does not record")
-        lines += [f"> {text(c.row.finding)}", "",
+        lines += [f"> {prose(c.row.finding)}", "",
                   f"From {text(run)}: revision {text(c.revision or 'not recorded')}, {text(c.profile)} "
                   f"profile, seed {c.seed}, saved {text(c.saved_at)}.", ""]
         if c.proxy_data is not None:
             lines += [f"**Decided on {text(c.proxy_data['label'])}**, not on the paper's data: "
-                      f"{text(c.proxy_data.get('description', ''))}.", ""]
+                      f"{prose(c.proxy_data.get('description', ''))}.", ""]
     for s in c.sources:
         lines += [f"**{s.source.paper}** ({text(s.paper_title)}), {text(s.source.location)}:", "",
                   _statement(s.statement), ""]
@@ -193,12 +216,12 @@ def claim_page(c: ClaimView) -> str:
     lines += [f"*Decision rule:* {rule}." + (
         f" Level {text(c.level)}, false-alarm share {format_value(c.verdict.alpha)} of the run's "
         "budget (Holm)." if c.verdict else ""), "",
-        f"*Instances tried:* {text(c.claim.instances or 'not described')}", ""]
+        f"*Instances tried:* {prose(c.claim.instances or 'not described')}", ""]
     lines += _search_section(c)
     for e in c.errata:
-        lines += [f"*Erratum {e.number}* ({text(e.kind)}): {text(e.erratum.counterexample)}", "",
+        lines += [f"*Erratum {e.number}* ({text(e.kind)}): {prose(e.erratum.counterexample)}", "",
                   "Corrected statement:", "", _statement(e.corrected), "",
-                  f"Check of the correction: {text(e.erratum.check)}", ""]
+                  f"Check of the correction: {prose(e.erratum.check)}", ""]
     if c.verdict is None:
         lines += [f"**{NOT_RUN}**: the store holds no verdict. Run it with `iln-verify run {c.id}`."]
         return "\n".join(lines).rstrip("\n") + "\n"
@@ -211,7 +234,7 @@ def claim_page(c: ClaimView) -> str:
     for p in c.plots:
         lines += _plot(c.id, p, "../")
     for t in c.tables:
-        lines += [f"### {text(t.title)}", "", *_table(t)]
+        lines += [f"### {prose(t.title)}", "", *_table(t)]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -23,11 +23,10 @@ from verification.report.mathml import to_mathml
 from verification.report.prose import prose_segments
 from verification.report.self_test import SELFTEST_INTRO, selftest_tables
 from verification.report.statements import Segment, quoted_segments, segments
-from verification.report.tables import format_value
+from verification.report.tables import format_value, is_number
 
 __all__ = ["render_pages", "slug"]
 
-_NUMBER = re.compile(r"^-?[\d.]+(e[+-]?\d+)?$|^n/a$|^-?inf$|^< 1e-300$")
 
 
 def slug(text: str) -> str:
@@ -68,7 +67,7 @@ def _environment() -> jinja2.Environment:
                              autoescape=True, undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.filters.update(mathml=_mathml, prose=_prose, marked_mathml=_marked_mathml, quotation=quotation_segments, segments=segments, quoted=quoted_segments, fmt=format_value, slug=slug,
-                       is_number=lambda cell: bool(_NUMBER.match(cell)), worst_ratio=worst_ratio_text,
+                       is_number=is_number, worst_ratio=worst_ratio_text,
                        verdicts=printed_and_corrected)
     return env
 

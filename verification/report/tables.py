@@ -22,10 +22,11 @@ Examples
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-__all__ = ["LIST_ITEMS_SHOWN", "Table", "detail_tables", "format_interval", "format_value",
+__all__ = ["LIST_ITEMS_SHOWN", "Table", "detail_tables", "format_interval", "format_value", "is_number",
            "key_value_table", "pvalue_text"]
 
 #: items of a list shown in a cell; the full list is in summary.json.
@@ -39,6 +40,19 @@ class Table:
     title: str
     columns: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
+
+
+#: a cell :func:`format_value` wrote for a number (or ``n/a``, an infinity, a tiny p-value).
+_NUMBER = re.compile(r"^-?[\d.]+(e[+-]?\d+)?$|^n/a$|^-?inf$|^< 1e-300$")
+
+
+def is_number(cell: str) -> bool:
+    """Whether a table cell is a number, which the pages right-align and keep as written.
+
+    >>> is_number("1.5e-06"), is_number("< 1e-300"), is_number("m = 8")
+    (True, True, False)
+    """
+    return bool(_NUMBER.match(cell))
 
 
 def format_value(value) -> str:
