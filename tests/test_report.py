@@ -480,7 +480,8 @@ def test_the_type_one_and_statement_mutant_campaigns_come_from_their_own_documen
     assert summary["type_one"]["interval"][1] == pytest.approx(0.0183, abs=1e-4)
     assert (summary["statement_mutants"]["total"], summary["statement_mutants"]["gaps"]) == (2, ["m1"])
     page = (tmp_path / "selftest.html").read_text()
-    assert "statement mutants (smoke profile): 1 of 2" in page
+    # Each part names the code it ran (the parts of a self-test may come from different code).
+    assert "statement mutants (smoke profile, code at abc): 1 of 2" in page
     # The mutant's search, its math as MathML like all prose (issue 21).
     assert "The search runs <math" in page and "<mi>T</mi>" in page and "</math>. (43 trials)" in page
     assert "s grid</td>" in page  # the mutant without a search: the profile's grid

@@ -185,6 +185,20 @@ def error_rates(doc: Mapping) -> dict:
     return {"type_one": own or alarms.type_one(), "type_two": alarms.type_two(), "stable": alarms.stable()}
 
 
+def _at_revision(revision: str | None) -> str:
+    """``"code at 114d77c"`` (``+dirty`` kept: uncommitted edits), or ``""`` when not recorded.
+    The parts of a self-test (type I campaign, statement mutants, the seeds) may come from
+    different code; each names its own.
+
+    >>> _at_revision("114d77c9ad6c403f64dae96c236e80c04ff67571+dirty")
+    'code at 114d77c+dirty'
+    """
+    if not revision:
+        return ""
+    sha, _, dirty = revision.partition("+")
+    return f"code at {sha[:7]}" + (f"+{dirty}" if dirty else "")
+
+
 def _statement_mutants(doc: Mapping) -> list[Table]:
     part = doc.get("statement_mutants")
     if not part or not part.get("by_claim"):
@@ -197,7 +211,9 @@ def _statement_mutants(doc: Mapping) -> list[Table]:
                   e["verdict"] if not e.get("error") else "error",
                   "detected" if e["detected"] else "GAP: not detected")
                  for entries in part["by_claim"].values() for e in entries)
-    where = f" ({part['profile']} profile)" if part.get("profile") else ""
+    where = ", ".join(filter(None, [f"{part['profile']} profile" if part.get("profile") else "",
+                                    _at_revision(part.get("git_revision"))]))
+    where = f" ({where})" if where else ""
     return [Table(f"statement mutants{where}: {part['detected']} of {part['total']} provably false "
                   "statements rejected by their claim's check (a mutant not detected is a gap of the "
                   "check, kept, not dropped)",
@@ -212,14 +228,19 @@ def _error_kinds(doc: Mapping) -> list[Table]:
     rates = error_rates(doc)
     one = rates["type_one"]
     corrected = one.get("corrected_claims", [])
-    where = (f" ({one['profile']} profile, family-wise alpha {one['alpha']:g})"
-             if "profile" in one and "alpha" in one else "")
+    where = ", ".join(filter(None, [
+        f"{one['profile']} profile, family-wise alpha {one['alpha']:g}" if "profile" in one and "alpha" in one else "",
+        _at_revision(doc.get("type_one_campaign", {}).get("meta", {}).get("git_revision")
+                     if "type_one_campaign" in doc else doc.get("meta", {}).get("git_revision"))]))
+    where = f" ({where})" if where else ""
+    type_two_at = _at_revision(doc.get("meta", {}).get("git_revision"))
     rows = [("type I: a printed statement expected to hold rejected"
              + (", or a correction found violated" if corrected else "") + where,
              ", ".join([*one["claims"], *corrected]) or "none",
              f"{one['rejections']} of {one['seeds']} runs", format_value(one["interval"]))]
     for claim, entry in rates["type_two"].items():
-        rows.append((f"type II: {claim} (expected {entry['expected']})", claim,
+        rows.append((f"type II: {claim} (expected {entry['expected']}" + (f", {type_two_at})" if type_two_at else ")"),
+                     claim,
                      f"found on {entry['found']} of {entry['seeds']} seeds", format_value(entry["interval"])))
     return [Table("the two kinds of error, apart (each seed one run at the run's family-wise alpha; "
                   "95% Clopper-Pearson intervals)", ("error", "claims", "count", "interval"), tuple(rows))]
