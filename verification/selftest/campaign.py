@@ -155,7 +155,8 @@ def _reusable(previous: dict | None, plan: Plan, fingerprint: dict, suite_fp: di
             for d in previous.get("defects", []):
                 state.defects[d["name"]] = DefectOutcome(d["name"], d["verdicts"], d.get("errors", {}),
                                                          d.get("elapsed_s", 0.0),
-                                                         d.get("trials_copied_from_control", []))
+                                                         d.get("trials_copied_from_control", []),
+                                                         d.get("reuse", {}))
     # A mutant's run does not depend on the campaign's profile (it has its own) nor on the
     # other claims selected: the code, the seed and alpha decide it.
     if (previous.get("fingerprint", {}).get("sha256") == fingerprint["sha256"]
@@ -263,7 +264,11 @@ def _control(plan: Plan, common: dict) -> dict:
         # without it, and no defect's trials are copied for the claims whose reach is unknown.
         found, recorded_now = None, None
     clean = run_defect(None, plan.claims, seed=plan.mutation_seed, store=store, **common)
-    entry = {"verdicts": clean.verdicts, "errors": clean.errors, "elapsed_s": time.perf_counter() - start}
+    # The claims recorded now ran before the decisions' run, which finds their trials stored.
+    reuse = {c: "reran under the reach recorders: no reach stored for its trials of this code"
+             if c in (recorded_now or ()) else note for c, note in clean.reuse.items()}
+    entry = {"verdicts": clean.verdicts, "errors": clean.errors, "elapsed_s": time.perf_counter() - start,
+             "reuse": reuse}
     if found is not None:
         entry.update(reach=found.hits, reach_recorded_for=recorded_now)
     return entry
@@ -351,7 +356,7 @@ def run_campaign(plan: Plan, out: str | os.PathLike, *, budget_s: float | None =
         elif kind == "seed":
             clean = run_defect(None, plan.claims, seed=int(name), store=store_of(plan, int(name)), **common)
             state.seeds[int(name)] = {"verdicts": clean.verdicts, "errors": clean.errors,
-                                      "elapsed_s": clean.elapsed_s}
+                                      "elapsed_s": clean.elapsed_s, "reuse": clean.reuse}
         else:
             if control is None:  # once per invocation: the control's trials and reach
                 control = _control_trials(plan, common)

@@ -56,7 +56,12 @@ class DefectOutcome:
     elapsed_s : float
         Wall-clock seconds of the defect's runs.
     copied : list of str
-        Claims whose trials were copied from the control (they never reach the defect).
+        Claims whose trials are the control's (they never reach the defect), copied by this
+        run or an earlier one.
+    reuse : dict of str to str
+        Claim id to the runner's note on its stored trials (reused, resumed, or why they ran
+        again: :mod:`verification.incremental`), or to ``"copied from the control: ..."`` for
+        the trials this run copied.
     """
 
     name: str
@@ -64,6 +69,7 @@ class DefectOutcome:
     errors: dict[str, str] = field(default_factory=dict)
     elapsed_s: float = 0.0
     copied: list[str] = field(default_factory=list)
+    reuse: dict[str, str] = field(default_factory=dict)
 
     def differing(self) -> list[str]:
         """Claims whose verdict differs from the expected one."""
@@ -135,6 +141,7 @@ class MutationCampaign:
                 "elapsed_s": outcome.elapsed_s,
                 "trials_run_for": [c for c in self.claims if c not in outcome.copied],
                 "trials_copied_from_control": outcome.copied,
+                "reuse": outcome.reuse,
             })
         return out
 
@@ -196,17 +203,21 @@ def run_defect(name: str | None, claims: Sequence[str], *, profile: str, seed: i
     runs' family-wise alpha.
     """
     copied: list[str] = []
+    copied_now: list[str] = []
+    start = time.perf_counter()
     defect = defects_catalog.get(name) if name is not None else None
     if defect is not None and reach is not None and control is not None:
         copied = reach.unreached(defect, claims)
         Path(store).parent.mkdir(parents=True, exist_ok=True)
-        copy_control_trials(copied, defect, profile=profile, seed=seed, control=control, store=store)
-    start = time.perf_counter()
+        copied_now = copy_control_trials(copied, defect, profile=profile, seed=seed, control=control,
+                                         store=store)
     kwargs = {"profile": profile, "seed": seed, "jobs": jobs, "scheduler": scheduler,
               "store": store, "quiet": quiet, "defect": defect, "alpha": alpha}
+    reuse: dict[str, str] = {}
     try:
         result = runner.run(list(claims), **kwargs)
         verdicts = {o.claim.id: o.verdict.verdict for o in result.outcomes}
+        reuse.update(result.meta["reuse"])
         errors: dict[str, str] = {}
     except Exception:
         verdicts, errors = {}, {}
@@ -216,10 +227,14 @@ def run_defect(name: str | None, claims: Sequence[str], *, profile: str, seed: i
                 # only to say which claim raised and which did not.
                 result = runner.run([claim_id], **kwargs)
                 verdicts[claim_id] = result.outcomes[0].verdict.verdict
+                reuse.update(result.meta["reuse"])
             except Exception as error:
                 verdicts[claim_id] = ERROR
                 errors[claim_id] = f"{type(error).__name__}: {' '.join(str(error).split())}"[:500]
-    return DefectOutcome(name or "control", verdicts, errors, time.perf_counter() - start, copied)
+    # The runner found the copies stored: say where they came from.
+    reuse.update({c: "copied from the control: the claim's trials call none of the defect's code"
+                  for c in copied_now})
+    return DefectOutcome(name or "control", verdicts, errors, time.perf_counter() - start, copied, reuse)
 
 
 def check_campaign(workdir: str | Path, claims: Sequence[str] | None) -> tuple[Path, list[str]]:
