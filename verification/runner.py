@@ -506,8 +506,7 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
         token = f"{os.getpid()}-{time.time_ns()}"
 
         def tasks_of(claim_id: str, indices: list[int]) -> list[tuple]:
-            extra = () if token is None else (token,)
-            return [(claim_id, configs[claim_id], seed, indices[k:k + BATCH_SIZE], *extra)
+            return [(claim_id, configs[claim_id], seed, indices[k:k + BATCH_SIZE], token)
                     for k in range(0, len(indices), BATCH_SIZE)]
 
         tasks, stored, sequential = [], {}, {}
@@ -531,7 +530,7 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
         done = dict(stored)
         with _progress(sum(len(t[3]) for t in tasks), quiet) as bar:
             def store_batch(task, result):
-                rows, reached = result if token is not None else (result, None)
+                rows, reached = result
                 good = [r for r in rows if TRIAL_ERROR not in r[1]]
                 if good:
                     db.add_trials(seed, profile, task[0], keys[task[0]].trial_key, good, reached)
@@ -540,7 +539,7 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                     # not at the end of the run: a run stopped part-way (a session's end, a kill)
                     # then leaves its finished claims keyed by the code their trials reach, so an
                     # edit elsewhere does not send them to be run again.
-                    if (token is not None and task[0] not in sequential
+                    if (task[0] not in sequential
                             and done[task[0]] >= configs[task[0]]["n_trials"]):
                         incremental.record_reach(db, by_id[task[0]], hashes[task[0]], keys[task[0]], seed,
                                                  profile, configs[task[0]]["n_trials"])
@@ -559,14 +558,13 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                 return more
 
             _execute(tasks, jobs, scheduler, store_batch, defect,
-                     run_batch_traced if token is not None else run_batch)
+                     run_batch_traced)
         # A sequential claim uses the trials up to where it stopped.
         used = {c.id: (sequential[c.id].stopped or sequential[c.id].budget) if c.id in sequential
                 else configs[c.id]["n_trials"] for c in claims if c.id not in failed}
-        if token is not None:
-            for c in claims:
-                if c.id not in failed:
-                    incremental.record_reach(db, c, hashes[c.id], keys[c.id], seed, profile, used[c.id])
+        for c in claims:
+            if c.id not in failed:
+                incremental.record_reach(db, c, hashes[c.id], keys[c.id], seed, profile, used[c.id])
 
         records, elapsed = {}, {}
         decided = [c for c in claims if c.id not in failed]
