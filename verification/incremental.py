@@ -15,6 +15,13 @@ kept per seed: another seed's trials may take branches this seed's never took.
 
 Trials are a pure function of the configuration, the seed and the code they run, so a reused
 trial is the trial that would be computed again (a test reruns everything and compares).
+
+A planted change of the self-test (a defect, a statement mutant) is keyed the same way: its
+identity, the change's name and the digest of its edits, is in the configuration hash
+(:func:`verification.runner.trials_key`), and its trials are traced with the change planted,
+the edited code named as the function it replaces.  :func:`copy_trials` stores the trials of
+the unmodified code as a change's, under the code state they were computed by, for a claim
+whose trials never reach the change.
 """
 
 from __future__ import annotations

@@ -171,15 +171,20 @@ class Reach:
         return [c for c in claims if self.covers(defect, c) and not edited & set(self.hits[c])]
 
 
+def _clean_key(db: Store, claim: str, profile: str, seed: int) -> str | None:
+    """The key of the claim's trials of the unmodified code in ``db``, computed by the code as
+    it is now (None: none stored)."""
+    return incremental.stored_trial_key(db, claim, runner.trials_key(catalog.get(claim).config(profile)), seed,
+                                        profile)
+
+
 def _fresh(claims: Sequence[str], *, profile: str, seed: int, store: Path) -> list[str]:
     """The claims of which ``store`` holds no trial for the code as it is now: a run computes
     every one of their trials."""
     if not Path(store).exists():
         return list(claims)
     with Store(store) as db:
-        return [c for c in claims
-                if incremental.stored_trial_key(db, c, runner.trials_key(catalog.get(c).config(profile)),
-                                                seed, profile) is None]
+        return [c for c in claims if _clean_key(db, c, profile, seed) is None]
 
 
 def reach_run(defects: Sequence[Defect], claims: Sequence[str], *, profile: str, seed: int,
@@ -264,8 +269,7 @@ def stored_reach(claims: Sequence[str], *, profile: str, seed: int, store: Path)
     if Path(store).exists():
         with Store(store) as db:
             for c in claims:
-                key = incremental.stored_trial_key(db, c, runner.trials_key(catalog.get(c).config(profile)),
-                                                   seed, profile)
+                key = _clean_key(db, c, profile, seed)
                 entry = section.get(c)
                 if key is not None and isinstance(entry, dict) and entry.get("trial_key") == key:
                     hits[c], recorded[c] = entry["hits"], entry["recorded"]
@@ -280,12 +284,8 @@ def recorded_reach(defects: Sequence[Defect], claims: Sequence[str], *, profile:
 
     Parameters
     ----------
-    defects : sequence of Defect
-        Whose edited functions get recorders.
-    claims : sequence of str
-    profile : str
-    seed : int
-        The mutation seed.
+    defects, claims, profile, seed
+        As in :func:`reach_run`.
     store : path
         The control's store, kept from run to run: the claims without a logged reach run
         into it, under the recorders (:func:`reach_run`).
@@ -321,8 +321,7 @@ def recorded_reach(defects: Sequence[Defect], claims: Sequence[str], *, profile:
         with Store(store) as db:
             for run in found:
                 for c in run.hits:
-                    key = incremental.stored_trial_key(
-                        db, c, runner.trials_key(catalog.get(c).config(profile)), seed, profile)
+                    key = _clean_key(db, c, profile, seed)
                     if key is None:
                         continue  # a scratch run's claim whose store lost its trials meanwhile
                     hits[c], recorded[c] = run.hits[c], run.recorded[c]
