@@ -141,3 +141,23 @@ def test_a_trace_under_a_defect_records_the_planted_code_as_the_unit_it_replaces
     # The control's recorders, in the same functions, hide nothing from the trace either.
     with selftest_reach.recorders_planted([defect]):
         assert traced_units() == clean
+
+
+def test_trials_stored_without_their_reach_run_again_under_the_recorders(tmp_path):
+    # A seed's run (or a control stopped before its log was written) leaves trials whose calls
+    # nobody noted: the control runs them again, in a scratch store, rather than guess.
+    claim, store, scratch = "iln.alg2.unbiased", tmp_path / "seed-0.sqlite", tmp_path / "scratch.sqlite"
+    planted = [defects.get("alg2_drop_sign"), defects.get("dsgd_constant_step")]
+    runner.run([claim], profile="smoke", seed=0, jobs=1, store=store, quiet=True)
+    assert selftest_reach.stored_reach([claim], profile="smoke", seed=0, store=store).hits == {}
+    found, recorded_now = selftest_reach.recorded_reach(planted, [claim], profile="smoke", seed=0, store=store,
+                                                        scratch=scratch)
+    assert recorded_now == [claim]
+    assert "iln.estimator._fast" in found.hits[claim]
+    assert found.unreached(planted[1], [claim]) == [claim]
+    assert not list(tmp_path.glob("scratch*"))
+    # Kept beside the store: the next control records nothing again.
+    again, recorded_now = selftest_reach.recorded_reach(planted, [claim], profile="smoke", seed=0, store=store,
+                                                        scratch=scratch)
+    assert recorded_now == []
+    assert again.hits == found.hits
