@@ -40,7 +40,7 @@ def fake_runs(monkeypatch):
     monkeypatch.setattr(campaign, "run_defect", run_defect)
 
     def recorded_reach(defects, claims, *, profile, seed, store, scratch):
-        return reach.Reach({c: [] for c in claims}, {}, dict.fromkeys(claims, [])), list(claims)
+        return reach.Reach({c: [] for c in claims}, {}, {c: [] for c in claims}), list(claims)
 
     monkeypatch.setattr(campaign.reach, "recorded_reach", recorded_reach)
     monkeypatch.setattr(campaign, "_control_trials", lambda plan, common: (None, None))
