@@ -18,7 +18,9 @@ mutant's claim with the mutant in place (:mod:`verification.selftest.statements`
      "meta": {...}}
 
 and the defect-by-claim table beside it (``selftest.md``).  Started again with the same
-``--out``, it reuses the units stored there for the same code and runs the rest.  Exit status
+``--out``, it reuses the units stored there for the same code and runs the rest; a unit run
+again after an edit reuses the stored trials of every claim the edit does not reach (the
+stores live in ``--workdir``'s ``by-code/``, keyed by the code each claim's trials reach).  Exit status
 0 when the campaign is complete, every defect is flagged, no verdict differs on the unmodified
 code and both suites pass; 1 when one of these findings is not so; 3 when the time budget
 stopped it with units pending; 2 for a usage error (one line on stderr).
