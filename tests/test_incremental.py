@@ -16,35 +16,16 @@ import time
 from pathlib import Path
 
 import pytest
+from package_copy import CLAIMS, EDIT, EDITED_UNIT, ROOT, copy_packages, edit
 
 from verification import catalog, cli, fingerprint, incremental, reach, runner
 from verification.store import Store
 
 pytestmark = pytest.mark.system
 
-ROOT = Path(__file__).resolve().parents[1]
-CLAIMS = ["iln.alg2.unbiased", "iln.lemma4.hoeffding", "rks.lemma2.risk_approximation"]
-#: a function of Algorithm 2 that the two ILN claims' trials call and the RKS claim's do not.
-EDITED_UNIT = "iln/estimator.py:check_m"
-#: the edit: the same function written differently, so the verdicts must not move.
-EDIT = ("iln/estimator.py", "    return int(m)\n", "    m = int(m)\n    return m\n")
 #: a function none of the three claims reaches (the demo's argument parser).
 UNREACHED = ("iln/demo.py", "def _positive_int(text: str) -> int:\n",
              "def _positive_int(text: str) -> int:\n    text = str(text)\n")
-
-
-def _copy(tmp_path: Path) -> Path:
-    root = tmp_path / "checkout"
-    for package in ("iln", "verification"):
-        # copytree keeps the files' times, so numba's on-disk cache of the kernels stays valid.
-        shutil.copytree(ROOT / package, root / package)
-    return root
-
-
-def _edit(root: Path, path: str, old: str, new: str) -> None:
-    text = (root / path).read_text()
-    assert text.count(old) == 1, (path, old)
-    (root / path).write_text(text.replace(old, new))
 
 
 def _run(root: Path, *args: str, store: str = "s.sqlite", jobs: int = 1) -> tuple[int, str, dict | None]:
@@ -84,14 +65,14 @@ def _traced_units(path: Path, claim_id: str) -> set[str]:
 
 
 def test_an_edit_reruns_exactly_the_claims_that_reach_it(tmp_path):
-    root = _copy(tmp_path)
+    root = copy_packages(tmp_path)
     status, out, first = _run(root, *CLAIMS, jobs=2)  # traced in worker processes
     assert status == 0, out
     assert _reran(first) == set(CLAIMS)
 
     # An edit of iln/ that no trial reaches: the conservative fingerprint (all of iln/) would
     # rerun every claim; the traced reach reruns none.
-    _edit(root, *UNREACHED)
+    edit(root, *UNREACHED)
     status, out, unreached = _run(root, *CLAIMS)
     assert _reran(unreached) == set(), out
     assert "reused the stored trials of 3 claims" in out
@@ -99,7 +80,7 @@ def test_an_edit_reruns_exactly_the_claims_that_reach_it(tmp_path):
     # One function edited: exactly the claims whose recorded reach holds it rerun, and say why.
     reaching = {c for c in CLAIMS if EDITED_UNIT in _traced_units(root / "s.sqlite", c)}
     assert reaching == {"iln.alg2.unbiased", "iln.lemma4.hoeffding"}
-    _edit(root, *EDIT)
+    edit(root, *EDIT)
     status, out, edited = _run(root, *CLAIMS)
     assert status == 0, out
     assert _reran(edited) == reaching
@@ -121,7 +102,7 @@ def _git(root: Path, *args: str) -> None:
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="--changed REV reads a git checkout")
 def test_changed_runs_only_the_claims_whose_code_changed(tmp_path):
-    root = _copy(tmp_path)
+    root = copy_packages(tmp_path)
     status, out, _ = _run(root, *CLAIMS, "--changed")  # nothing stored yet: everything runs
     assert status == 0, out
     status, out, doc = _run(root, *CLAIMS, "--changed")
@@ -132,7 +113,7 @@ def test_changed_runs_only_the_claims_whose_code_changed(tmp_path):
     _git(root, "init", "-q")
     _git(root, "add", "-A")
     _git(root, "commit", "-qm", "base")
-    _edit(root, *EDIT)
+    edit(root, *EDIT)
     status, out, doc = _run(root, *CLAIMS, "--changed")
     assert status == 0, out
     assert [c["id"] for c in doc["claims"]] == ["iln.alg2.unbiased", "iln.lemma4.hoeffding"]

@@ -163,7 +163,6 @@ def test_a_unit_computed_again_for_changed_code_runs_only_the_trials_of_changed_
 
     changed = {"sha256": "c" * 64, "files": 1, "versions": {}}
     monkeypatch.setattr(campaign, "code_fingerprint", lambda *a, **kw: changed)
-    monkeypatch.setattr(selftest_cli, "code_fingerprint", lambda *a, **kw: changed)
     ran = []
     real_run = runner.run_batch
     monkeypatch.setattr(runner, "run_batch", lambda *a, **kw: ran.append(a[3]) or real_run(*a, **kw))
@@ -176,7 +175,6 @@ def test_a_unit_computed_again_for_changed_code_runs_only_the_trials_of_changed_
     # A function the trials reach is edited: every trial runs again, none is read from the old
     # code's, which stay in the store.
     monkeypatch.setattr(campaign, "code_fingerprint", lambda *a, **kw: {**changed, "sha256": "d" * 64})
-    monkeypatch.setattr(selftest_cli, "code_fingerprint", lambda *a, **kw: {**changed, "sha256": "d" * 64})
     real_index = fingerprint.current_index
     edited = "iln/estimator.py:estimate_scalar_product"
     monkeypatch.setattr(fingerprint, "current_index",

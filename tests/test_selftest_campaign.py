@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from verification import catalog, runner
+from verification import catalog, incremental, runner
 from verification.selftest import campaign, defects, reach, suites
 from verification.selftest import fingerprint as fp
 from verification.selftest.mutation import DefectOutcome
@@ -39,12 +39,11 @@ def fake_runs(monkeypatch):
 
     monkeypatch.setattr(campaign, "run_defect", run_defect)
 
-    def reach_run(defects, claims, *, profile, seed, store):
-        calls.append((None, seed))
-        return reach.Reach({c: [] for c in claims}, dict.fromkeys(claims, "holds_after_correction"), [])
+    def recorded_reach(defects, claims, *, profile, seed, store, scratch):
+        return reach.Reach({c: [] for c in claims}, {}, {c: [] for c in claims}), list(claims)
 
-    monkeypatch.setattr(campaign.reach, "reach_run", reach_run)
-    monkeypatch.setattr(campaign, "_control_trials", lambda plan, control, common: (None, None))
+    monkeypatch.setattr(campaign.reach, "recorded_reach", recorded_reach)
+    monkeypatch.setattr(campaign, "_control_trials", lambda plan, common: (None, None))
     return calls
 
 
@@ -158,8 +157,10 @@ def test_reach_prunes_only_trials_that_cannot_change(tmp_path):
     assert found.claims_reached(defects.get(DEFECT)) == []
     assert found.claims_reached(defects.get("dsgd_constant_step")) == []
     assert "iln.alg2.unbiased" in found.claims_reached(defects.get("alg2_drop_sign"))
-    with pytest.raises(ValueError, match="exists"):  # its trials must all run under the recorders
-        reach.reach_run(planted, claims, profile="smoke", seed=0, store=tmp_path / "control.sqlite")
+    # Run again on its store, no trial runs under the recorders: no claim's reach is known.
+    again = reach.reach_run(planted, claims, profile="smoke", seed=0, store=tmp_path / "control.sqlite")
+    assert again.hits == {}
+    assert again.unreached(defects.get("dsgd_constant_step"), claims) == []
     common = {"profile": "smoke", "seed": 0, "jobs": 1, "scheduler": None, "quiet": True}
     for d in planted:
         full = campaign.run_defect(d.name, claims, store=tmp_path / f"full-{d.name}.sqlite", **common)
@@ -170,12 +171,13 @@ def test_reach_prunes_only_trials_that_cannot_change(tmp_path):
         from verification.store import Store
 
         for c in claims:
-            key = runner.trials_key(catalog.get(c).config("smoke"), d.name)
-            with Store(tmp_path / f"full-{d.name}.sqlite") as a, \
-                    Store(tmp_path / f"pruned-{d.name}.sqlite") as b:
-                left = {i: r.record for i, r in a.existing_trials(0, "smoke", c, key).items()}
-                right = {i: r.record for i, r in b.existing_trials(0, "smoke", c, key).items()}
-            assert left == right, (d.name, c)
+            h = runner.trials_key(catalog.get(c).config("smoke"), d.identity)
+            records = []
+            for path in (tmp_path / f"full-{d.name}.sqlite", tmp_path / f"pruned-{d.name}.sqlite"):
+                with Store(path) as db:
+                    key = incremental.stored_trial_key(db, c, h, 0, "smoke")
+                    records.append({i: r.record for i, r in db.existing_trials(0, "smoke", c, key).items()})
+            assert records[0] == records[1], (d.name, c)
     # A defect whose functions had no recorder is run in full: nothing is copied for it.
     other = defects.get("alg1_no_shrink")
     assert not found.covers(other)

@@ -15,6 +15,13 @@ kept per seed: another seed's trials may take branches this seed's never took.
 
 Trials are a pure function of the configuration, the seed and the code they run, so a reused
 trial is the trial that would be computed again (a test reruns everything and compares).
+
+A planted change of the self-test (a defect, a statement mutant) is keyed the same way: its
+identity, the change's name and the digest of its edits, is in the configuration hash
+(:func:`verification.runner.trials_key`), and its trials are traced with the change planted,
+the edited code named as the function it replaces.  :func:`copy_trials` stores the trials of
+the unmodified code as a change's, under the code state they were computed by, for a claim
+whose trials never reach the change.
 """
 
 from __future__ import annotations
@@ -27,7 +34,8 @@ from verification.catalog import Claim
 from verification.fingerprint import CodeIndex
 from verification.store import CodeState, Store
 
-__all__ = ["Keying", "changed_since", "plan", "record_reach", "save_new_states", "stored_trial_key"]
+__all__ = ["Keying", "changed_since", "copy_trials", "current_state", "plan", "record_reach", "save_new_states",
+           "stored_trial_key"]
 
 
 @dataclass(frozen=True)
@@ -65,12 +73,67 @@ def _matching(states: Sequence[CodeState], index: CodeIndex, versions: dict) -> 
     return None
 
 
+def current_state(db: Store, claim_id: str, config_hash: str, seed: int, profile: str) -> CodeState | None:
+    """The saved code state of the claim's trials (this configuration, seed and profile) that
+    matches the code as it is now, or None (nothing stored, or only trials of other code)."""
+    states = db.code_states(claim_id, seed=seed, profile=profile, config_hash=config_hash)
+    return _matching(states, fingerprint.current_index(), fingerprint.versions())
+
+
 def stored_trial_key(db: Store, claim_id: str, config_hash: str, seed: int, profile: str) -> str | None:
     """The key under which ``db`` holds trials of the claim computed by the code as it is now,
     or None (nothing stored, or only trials of other code)."""
-    states = db.code_states(claim_id, seed=seed, profile=profile, config_hash=config_hash)
-    state = _matching(states, fingerprint.current_index(), fingerprint.versions())
+    state = current_state(db, claim_id, config_hash, seed, profile)
     return None if state is None else state.trial_key
+
+
+def copy_trials(source: Store, target: Store, claim_id: str, config_hash: str, as_hash: str, seed: int,
+                profile: str) -> int:
+    """Store ``source``'s trials of a claim, computed by the code as it is now, in ``target``
+    as trials of the configuration hash ``as_hash``, keyed by the same code state.
+
+    The self-test stores the trials of a claim that never reaches a planted defect's code as
+    the trials of the defect's run (:mod:`verification.selftest.mutation`): they are the
+    trials the defect's run would compute.  Under the code state they were computed by, a
+    later run reuses them for as long as the code they reach is unchanged.  The state is
+    saved before the trials, as a run saves its own: a copy stopped part-way leaves a state
+    whose missing trials the next run computes.
+
+    Parameters
+    ----------
+    source, target : Store
+    claim_id : str
+    config_hash : str
+        The trials' configuration hash in ``source``.
+    as_hash : str
+        Their configuration hash in ``target``.
+    seed : int
+    profile : str
+
+    Returns
+    -------
+    int
+        How many trials were copied: the first ones, indices 0, 1, ... without a gap (a
+        sequential claim's run may stop before its budget; the target's run computes the
+        rest).
+
+    Raises
+    ------
+    ValueError
+        ``source`` holds no trial 0 of the claim for the code as it is now.
+    """
+    state = current_state(source, claim_id, config_hash, seed, profile)
+    rows = {} if state is None else source.existing_trials(seed, profile, claim_id, state.trial_key)
+    first = 0
+    while first in rows:
+        first += 1
+    if state is None or first == 0:
+        raise ValueError(f"source: {source.path} holds no trials of {claim_id} for the code as it is now")
+    key = _trial_key(as_hash, state.code_id)
+    target.save_code_state(CodeState(seed, profile, claim_id, as_hash, state.code_id, key, state.units,
+                                     state.versions, traced=state.traced))
+    target.add_trials(seed, profile, claim_id, key, [(i, rows[i].record, rows[i].elapsed_s) for i in range(first)])
+    return first
 
 
 def _summary(changes: Sequence[str], shown: int = 3) -> str:

@@ -209,12 +209,12 @@ def run_batch_traced(claim_id: str, config: dict, seed: int, indices: Sequence[i
     return rows + run_batch(claim_id, config, seed, rest), recorder.functions()
 
 
-def _keyed_trials(db: Store, claims: list[Claim], hashes: dict[str, str], seed: int, profile: str,
-                  defect: str | None) -> dict[str, incremental.Keying]:
-    """Each claim's trial key (:mod:`verification.incremental`); a self-test run's trials keep
-    the defect's configuration hash, since the defect is not in the code on disk."""
-    if defect is not None:
-        return {c.id: incremental.Keying(hashes[c.id], True, "self-test defect") for c in claims}
+def _keyed_trials(db: Store, claims: list[Claim], hashes: dict[str, str], seed: int,
+                  profile: str) -> dict[str, incremental.Keying]:
+    """Each claim's trial key (:mod:`verification.incremental`).  A planted change's trials
+    are keyed the same way: its identity is in their configuration hash (:func:`trials_key`),
+    and their traced code state holds the code the change edits, recorded under the names of
+    the functions it replaces (:mod:`verification.selftest.injection`)."""
     return incremental.plan(db, claims, hashes, seed, profile)
 
 
@@ -434,9 +434,12 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
         No progress bar.
     defect : Planting, optional
         Self-test only (:mod:`verification.selftest`, which passes
-        ``verification.selftest.defects.get(name)``): plant this change in this process and
-        in every worker for the duration of the run.  Its trials are stored under their own
-        configuration hash, so they never mix with those of the unmodified code.
+        ``verification.selftest.defects.get(name)`` or a statement mutant): plant this change
+        in this process and in every worker for the duration of the run.  Its trials are
+        stored under their own configuration hash, of the change's ``identity`` when it has one
+        (its name and the digest of its edits), else of its ``name``, so they never mix with
+        those of the unmodified code or of another definition of the change; within it they
+        are keyed by the code they reach, traced as an ordinary run's.
     data : str, optional
         Run the claims on this data set (``"libsvm:PATH"`` for a user's file) through each
         claim's :attr:`~verification.catalog.Claim.with_data`; every claim named must take one.
@@ -480,7 +483,10 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
         except Exception as error:  # a sample-size plan that raises: this claim's error only
             failed[c.id] = error_verdict(c.id, "configuration", _describe(error), seed=seed, profile=profile)
     defect_name = None if defect is None else defect.name
-    hashes = {cid: trials_key(config, defect_name) for cid, config in configs.items()}
+    # A planting that carries the digest of its definition (a self-test defect or mutant does)
+    # keys its trials by it: an edited defect's trials are then computed again.
+    defect_key = None if defect is None else getattr(defect, "identity", defect_name)
+    hashes = {cid: trials_key(config, defect_key) for cid, config in configs.items()}
 
     started = _dt.datetime.now(_dt.UTC)
     clock = time.perf_counter()
@@ -494,13 +500,13 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                 f"{platform.system()} {platform.release()}", "command": _command()}
         # Read what the store holds before writing to it: a store damaged inside then stops
         # the run with a StoreError and is left as it was.
-        keys = _keyed_trials(db, [c for c in claims if c.id not in failed], hashes, seed, profile, defect_name)
-        # An ordinary run traces its trials (the self-test's defects are not in the code on disk).
-        token = None if defect is not None else f"{os.getpid()}-{time.time_ns()}"
+        keys = _keyed_trials(db, [c for c in claims if c.id not in failed], hashes, seed, profile)
+        # Every run traces its trials, a planted change's too: its trials are keyed by the code
+        # they reach under the change.
+        token = f"{os.getpid()}-{time.time_ns()}"
 
         def tasks_of(claim_id: str, indices: list[int]) -> list[tuple]:
-            extra = () if token is None else (token,)
-            return [(claim_id, configs[claim_id], seed, indices[k:k + BATCH_SIZE], *extra)
+            return [(claim_id, configs[claim_id], seed, indices[k:k + BATCH_SIZE], token)
                     for k in range(0, len(indices), BATCH_SIZE)]
 
         tasks, stored, sequential = [], {}, {}
@@ -524,7 +530,7 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
         done = dict(stored)
         with _progress(sum(len(t[3]) for t in tasks), quiet) as bar:
             def store_batch(task, result):
-                rows, reached = result if token is not None else (result, None)
+                rows, reached = result
                 good = [r for r in rows if TRIAL_ERROR not in r[1]]
                 if good:
                     db.add_trials(seed, profile, task[0], keys[task[0]].trial_key, good, reached)
@@ -533,7 +539,7 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                     # not at the end of the run: a run stopped part-way (a session's end, a kill)
                     # then leaves its finished claims keyed by the code their trials reach, so an
                     # edit elsewhere does not send them to be run again.
-                    if (token is not None and task[0] not in sequential
+                    if (task[0] not in sequential
                             and done[task[0]] >= configs[task[0]]["n_trials"]):
                         incremental.record_reach(db, by_id[task[0]], hashes[task[0]], keys[task[0]], seed,
                                                  profile, configs[task[0]]["n_trials"])
@@ -552,14 +558,13 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                 return more
 
             _execute(tasks, jobs, scheduler, store_batch, defect,
-                     run_batch_traced if token is not None else run_batch)
+                     run_batch_traced)
         # A sequential claim uses the trials up to where it stopped.
         used = {c.id: (sequential[c.id].stopped or sequential[c.id].budget) if c.id in sequential
                 else configs[c.id]["n_trials"] for c in claims if c.id not in failed}
-        if token is not None:
-            for c in claims:
-                if c.id not in failed:
-                    incremental.record_reach(db, c, hashes[c.id], keys[c.id], seed, profile, used[c.id])
+        for c in claims:
+            if c.id not in failed:
+                incremental.record_reach(db, c, hashes[c.id], keys[c.id], seed, profile, used[c.id])
 
         records, elapsed = {}, {}
         decided = [c for c in claims if c.id not in failed]

@@ -18,7 +18,9 @@ mutant's claim with the mutant in place (:mod:`verification.selftest.statements`
      "meta": {...}}
 
 and the defect-by-claim table beside it (``selftest.md``).  Started again with the same
-``--out``, it reuses the units stored there for the same code and runs the rest.  Exit status
+``--out``, it reuses the units stored there for the same code and runs the rest; a unit run
+again after an edit reuses the stored trials of every claim the edit does not reach (the
+stores live in ``--workdir``'s ``by-code/``, keyed by the code each claim's trials reach).  Exit status
 0 when the campaign is complete, every defect is flagged, no verdict differs on the unmodified
 code and both suites pass; 1 when one of these findings is not so; 3 when the time budget
 stopped it with units pending; 2 for a usage error (one line on stderr).
@@ -35,14 +37,14 @@ from verification import catalog, runner, verdicts
 from verification.report.markdown import selftest_section
 from verification.selftest import campaign, explain, statements
 from verification.selftest import defects as defect_catalog
-from verification.selftest.fingerprint import code_fingerprint
 from verification.store import StoreError
 
 __all__ = ["main"]
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
 DEFAULT_WORKDIR = Path(".iln-verify") / "selftest"
-#: the subdirectory of ``--workdir`` holding the false-alarm seeds' stores, for every code.
+#: the subdirectory of ``--workdir`` holding the runs' stores (seeds, control, defects,
+#: mutants), for every version of the code.
 TRIAL_STORES = "by-code"
 
 
@@ -107,8 +109,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="local worker processes per run (default: all cores)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run the trials on this Dask scheduler")
     p.add_argument("--workdir", type=Path, default=DEFAULT_WORKDIR,
-                   help="directory of the campaigns' stores, one subdirectory per code fingerprint "
-                        "(a rerun of the same code resumes from them; the others may be deleted)")
+                   help="directory of the campaigns' stores, kept for every version of the code "
+                        f"in {TRIAL_STORES}/: a rerun after an edit reruns only the trials of the "
+                        "claims the edit reaches")
     p.add_argument("--out", type=Path, default=Path("selftest.json"),
                    help="the JSON document; the table goes beside it as .md")
     p.add_argument("--checkout", type=Path, default=Path(),
@@ -165,17 +168,6 @@ def _report_line(doc: dict) -> str:
             + ("complete" if doc["complete"] else f"{len(doc['pending'])} units pending"))
 
 
-def _stores_of_this_code(workdir: Path) -> Path:
-    """The subdirectory of ``workdir`` for the code as it is now.
-
-    A defect's store keys trials by claim, configuration, seed and defect, not by code, and the
-    control's must hold only trials run under the reach recorders: a unit the campaign computes
-    again because the code changed must not find the old code's trials.  (The seeds' stores
-    key trials by code, and are shared: :attr:`campaign.Plan.trial_stores`.)
-    """
-    return workdir / code_fingerprint()["sha256"][:16]
-
-
 def _run(args) -> int:
     planted = _selected_defects(args.defects)
     mutants = [m.name for m in _selected(args.mutants, "--mutants", statements.MUTANTS)]
@@ -205,7 +197,7 @@ def _run(args) -> int:
     plan = campaign.Plan(defects=planted, seeds=list(range(args.seeds)), mutation_seed=args.seed,
                          profile=args.profile, claims=claims, parts=tuple(parts),
                          jobs=args.jobs or os.cpu_count() or 1, scheduler=args.scheduler,
-                         workdir=_stores_of_this_code(args.workdir), checkout=checkout,
+                         workdir=args.workdir, checkout=checkout,
                          trial_stores=args.workdir / TRIAL_STORES, alpha=args.alpha,
                          mutants=tuple(mutants))
     _say(args.quiet, f"self-test: {len(plan.unit_ids())} units ({', '.join(parts)}), "

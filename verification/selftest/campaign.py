@@ -8,7 +8,19 @@ into ``selftest.json`` as soon as it is known (written whole, then renamed, so a
 campaign leaves the last complete document).  Started again with the same ``out``, the
 campaign reuses every stored unit whose code fingerprint
 (:mod:`verification.selftest.fingerprint`), profile, claims and seed are those of the new
-invocation, and runs the others.  Within a unit the runner's store resumes trial by trial.
+invocation, and computes the others again.
+
+A unit computed again reuses the stored trials of every claim whose code is unchanged: every
+run of a unit, a seed's, the control's, a planted defect's or a statement mutant's, keeps its
+trials in a store shared by every version of the code (:attr:`Plan.trial_stores`), keyed by
+claim, configuration (with the defect's or mutant's identity, its name and the digest of its
+edits) and the code the trials reach (:mod:`verification.incremental`).  After an edit, the
+trials of the claims whose trials reach it run again (the control's under the reach recorders,
+:func:`verification.selftest.reach.recorded_reach`; a defect's with the defect planted, or
+copied from the control for a claim that never calls the defect's code), and every claim is
+decided again: a verdict depends on the decision code, which no trace records, and on the
+other claims' p-values (Holm's procedure).  The verdicts are those of a campaign run from
+scratch on the same code.  Within a unit the runner's store resumes trial by trial.
 
 A time budget stops the campaign between units: the document then says ``"complete": false``
 and lists the pending units, and every figure in it is computed over the finished units only
@@ -32,7 +44,7 @@ from verification.selftest.false_alarms import FalseAlarms, differing_verdicts
 from verification.selftest.fingerprint import code_fingerprint
 from verification.selftest.mutation import DefectOutcome, MutationCampaign, run_defect
 
-__all__ = ["PARTS", "Plan", "load_previous", "run_campaign", "store_of", "write"]
+__all__ = ["PARTS", "Plan", "defect_store", "load_previous", "mutant_store", "run_campaign", "store_of", "write"]
 
 #: the parts of the self-test, in the order their units run.
 PARTS = ("faults", "bad_input", "defects", "false_alarms", "statement_mutants")
@@ -56,14 +68,14 @@ class Plan:
     jobs : int
     scheduler : str or None
     workdir : Path
-        The runs' stores.
+        Scratch stores (the control's claims whose reach is recorded again).
     trial_stores : Path or None
-        Where the false-alarm seeds' runs keep their stores, shared by every version of the
-        code: the runner keys a claim's trials by the code they reach
-        (:mod:`verification.incremental`), so a seed computed again after an edit runs only
-        the trials of the claims the edit reaches.  None: ``workdir``.  The control and the
-        defects keep theirs in ``workdir``: the control's trials must all run under the reach
-        recorders, and a defect's trials are keyed by the defect, not by the code.
+        Where every run keeps its store, shared by every version of the code: the seeds'
+        (``seed-<seed>.sqlite``, the control's being the mutation seed's), the defects'
+        (``defects/<name>.sqlite``) and the statement mutants' (``mutants/<name>.sqlite``),
+        with the control's reach beside its store.  The runner keys a claim's trials by the
+        code they reach (:mod:`verification.incremental`), so a unit computed again after an
+        edit runs only the trials of the claims the edit reaches.  None: ``workdir``.
     checkout : Path or None
         The repository root whose ``tests/`` the suites run (needed for the suites only).
     alpha : float
@@ -143,7 +155,8 @@ def _reusable(previous: dict | None, plan: Plan, fingerprint: dict, suite_fp: di
             for d in previous.get("defects", []):
                 state.defects[d["name"]] = DefectOutcome(d["name"], d["verdicts"], d.get("errors", {}),
                                                          d.get("elapsed_s", 0.0),
-                                                         d.get("trials_copied_from_control", []))
+                                                         d.get("trials_copied_from_control", []),
+                                                         d.get("reuse", {}))
     # A mutant's run does not depend on the campaign's profile (it has its own) nor on the
     # other claims selected: the code, the seed and alpha decide it.
     if (previous.get("fingerprint", {}).get("sha256") == fingerprint["sha256"]
@@ -207,54 +220,67 @@ def _document(plan: Plan, state: _State, fingerprint: dict, pending: list[str], 
                               "seeds (all claims count while no seed has run)",
                  "reuse_rule": "a unit stored by an earlier invocation is reused when the "
                                "fingerprint of the code behind its verdicts, the profile, the "
-                               "claims, alpha and the seed are the same; a seed's unit computed again "
-                               "reuses the trials of every claim whose reached code is unchanged"},
+                               "claims, alpha and the seed are the same; a unit computed again "
+                               "(a seed, the control, a defect, a statement mutant) reuses the "
+                               "stored trials of every claim whose reached code (and defect or "
+                               "mutant) is unchanged, and the control's recorded reach of those "
+                               "claims, and decides every claim again"},
     }
     return doc
 
 
-def _control_store(plan: Plan) -> Path:
-    return plan.workdir / f"control-{plan.mutation_seed}.sqlite"
+def _stores(plan: Plan) -> Path:
+    return plan.trial_stores or plan.workdir
 
 
 def store_of(plan: Plan, seed: int) -> Path:
-    """The store of the campaign's run of master ``seed`` (the control's, for the mutation seed
-    when defects run)."""
-    if seed == plan.mutation_seed and plan.runs_defects:
-        return _control_store(plan)
-    return (plan.trial_stores or plan.workdir) / f"seed-{seed}.sqlite"
+    """The store of the campaign's runs of master ``seed`` (the control's, for the mutation seed
+    when defects run): one per seed, whatever the code (:attr:`Plan.trial_stores`)."""
+    return _stores(plan) / f"seed-{seed}.sqlite"
 
 
-def _control(plan: Plan) -> dict:
-    """The control run (the mutation seed's unit): the unmodified code, every trial run here
-    with the reach of every defect recorded (:mod:`verification.selftest.reach`)."""
-    store = _control_store(plan)
-    # Scratch of an interrupted control: its trials ran unobserved, so they run again.
-    for leftover in store.parent.glob(store.name + "*"):
-        leftover.unlink()
+def defect_store(plan: Plan, name: str) -> Path:
+    """The store of the runs with the defect ``name`` planted, whatever the code."""
+    return _stores(plan) / "defects" / f"{name}.sqlite"
+
+
+def mutant_store(plan: Plan, name: str) -> Path:
+    """The store of the runs of the statement mutant ``name``, whatever the code."""
+    return _stores(plan) / "mutants" / f"{name}.sqlite"
+
+
+def _control(plan: Plan, common: dict) -> dict:
+    """The control run (the mutation seed's unit): the unmodified code, with the reach of every
+    defect recorded for the claims whose recorded reach is not stored for the code as it is
+    now (:func:`reach.recorded_reach`), then every claim decided."""
+    store = store_of(plan, plan.mutation_seed)
     start = time.perf_counter()
     try:
-        found = reach.reach_run(plan.defects, plan.claims, profile=plan.profile,
-                                seed=plan.mutation_seed, store=store)
+        found, recorded_now = reach.recorded_reach(
+            plan.defects, plan.claims, profile=plan.profile, seed=plan.mutation_seed, store=store,
+            scratch=plan.workdir / f"control-{plan.mutation_seed}-scratch.sqlite")
     except Exception:
-        # A claim that raises on the unmodified code: recorded as such, and no defect's
-        # trials are pruned (the reach of the others is not known).
-        clean = run_defect(None, plan.claims, seed=plan.mutation_seed, store=store,
-                           profile=plan.profile, jobs=plan.jobs, scheduler=plan.scheduler, quiet=True,
-                           alpha=plan.alpha)
-        return {"verdicts": clean.verdicts, "errors": clean.errors, "elapsed_s": clean.elapsed_s}
-    return {"verdicts": found.verdicts, "errors": {}, "elapsed_s": time.perf_counter() - start,
-            "reach": found.hits, "reach_recorded": found.recorded}
+        # The reach run stopped (a store that cannot be written, say): the control is decided
+        # without it, and no defect's trials are copied for the claims whose reach is unknown.
+        found, recorded_now = None, None
+    clean = run_defect(None, plan.claims, seed=plan.mutation_seed, store=store, **common)
+    # The claims recorded now ran before the decisions' run, which finds their trials stored.
+    reuse = {c: "reran under the reach recorders: no reach stored for its trials of this code"
+             if c in (recorded_now or ()) else note for c, note in clean.reuse.items()}
+    entry = {"verdicts": clean.verdicts, "errors": clean.errors, "elapsed_s": time.perf_counter() - start,
+             "reuse": reuse}
+    if found is not None:
+        entry.update(reach=found.hits, reach_recorded_for=recorded_now)
+    return entry
 
 
-def _control_trials(plan: Plan, control: dict, common: dict) -> tuple[reach.Reach | None, Path | None]:
-    """The control's reach and a store with all its trials (run again, with every job, when a
-    resumed campaign kept the reach in its document but not the store), or ``(None, None)``."""
-    if "reach" not in control:
-        return None, None
-    store = _control_store(plan)
+def _control_trials(plan: Plan, common: dict) -> tuple[reach.Reach, Path]:
+    """The control's store with all its trials (run again, with every job, when a resumed
+    campaign kept the control's unit in its document but not the store), and the reach
+    stored beside it."""
+    store = store_of(plan, plan.mutation_seed)
     runner.run(plan.claims, seed=plan.mutation_seed, store=store, **common)
-    return reach.Reach(control["reach"], control["verdicts"], control["reach_recorded"]), store
+    return reach.stored_reach(plan.claims, profile=plan.profile, seed=plan.mutation_seed, store=store), store
 
 
 def run_campaign(plan: Plan, out: str | os.PathLike, *, budget_s: float | None = None,
@@ -309,6 +335,7 @@ def run_campaign(plan: Plan, out: str | os.PathLike, *, budget_s: float | None =
         say(f"reusing {reused} of {len(units)} units stored in {out}")
     common = {"profile": plan.profile, "jobs": plan.jobs, "scheduler": plan.scheduler, "quiet": True,
               "alpha": plan.alpha}
+    control = None
     for unit in units:
         if finished(unit):
             continue
@@ -321,20 +348,22 @@ def run_campaign(plan: Plan, out: str | os.PathLike, *, budget_s: float | None =
             outcome = suites.run_suite(name, plan.checkout)
             state.suites[name] = {**outcome.to_json(), "fingerprint": suite_fp["sha256"]}
         elif kind == "seed" and int(name) == plan.mutation_seed and plan.runs_defects:
-            state.seeds[int(name)] = _control(plan)
+            state.seeds[int(name)] = _control(plan, common)
         elif kind == "mutant":
             state.mutants[name] = statements.run_mutant(
                 statements.get(name), seed=plan.mutation_seed, alpha=plan.alpha,
-                store=plan.workdir / "mutants" / f"{name}.sqlite")
+                store=mutant_store(plan, name))
         elif kind == "seed":
             clean = run_defect(None, plan.claims, seed=int(name), store=store_of(plan, int(name)), **common)
             state.seeds[int(name)] = {"verdicts": clean.verdicts, "errors": clean.errors,
-                                      "elapsed_s": clean.elapsed_s}
+                                      "elapsed_s": clean.elapsed_s, "reuse": clean.reuse}
         else:
-            reach, control = _control_trials(plan, state.seeds[plan.mutation_seed], common)
+            if control is None:  # once per invocation: the control's trials and reach
+                control = _control_trials(plan, common)
+            found, control_store = control
             state.defects[name] = run_defect(name, plan.claims, seed=plan.mutation_seed,
-                                             store=plan.workdir / f"{name}.sqlite", reach=reach,
-                                             control=control, **common)
+                                             store=defect_store(plan, name), reach=found,
+                                             control=control_store, **common)
         say(f"{unit}: done in {time.perf_counter() - start:.0f} s")
         doc = save()
     return doc

@@ -36,6 +36,7 @@ from verification.selftest.injection import (
     CompiledModuleEdit,
     Edit,
     apply_all,
+    edits_digest,
     edits_json,
 )
 
@@ -72,6 +73,13 @@ class Defect:
     edits: tuple[Edit, ...]
     probe: Callable[[], np.ndarray]
     check_added: str = ""
+
+    @property
+    def identity(self) -> str:
+        """The defect's name and the digest of its edits (:func:`~verification.selftest.
+        injection.edits_digest`): the runner stores the defect's trials under it, so an edited
+        defect's trials are computed again instead of read from its earlier definition's."""
+        return f"{self.name}@{edits_digest(self.edits)}"
 
     def apply(self) -> Callable[[], None]:
         """Plant the defect in this process; returns the function that removes it."""

@@ -22,12 +22,17 @@ from __future__ import annotations
 import __future__
 
 import contextlib
+import hashlib
 import importlib
 import inspect
+import json
 import textwrap
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
+
+from verification.fingerprint import source_units
 
 # Re-exported: the runner clears the caches before tracing a claim, the self-test before
 # planting a defect; one definition serves both.
@@ -40,6 +45,7 @@ __all__ = [
     "apply_all",
     "clear_claim_caches",
     "edits_applied",
+    "edits_digest",
     "edits_json",
     "python_function",
     "resolve",
@@ -119,7 +125,9 @@ def swap_code(func: types.FunctionType, source: str, where: str) -> Callable[[],
     replacement = namespace[func.__name__]
     if replacement.__code__.co_freevars != original.co_freevars:
         raise ValueError(f"edit of {where}: the edit changes the function's closure")
-    func.__code__ = replacement.__code__
+    # Compiled alone, a method's code is named ``m``, not ``C.m``: with the original's name a
+    # trace (verification.reach) records the edited code as the unit it replaces.
+    func.__code__ = replacement.__code__.replace(co_qualname=original.co_qualname)
 
     def undo() -> None:
         func.__code__ = original
@@ -159,8 +167,9 @@ class CompiledModuleEdit:
         edited = edited.replace("cache=True", "cache=False")
         copy = types.ModuleType(f"{self.module}__defect")
         copy.__dict__["__file__"] = original.__file__
-        exec(compile(edited, f"<defect in {self.module}>", "exec", flags=_FLAGS, dont_inherit=True),
-             copy.__dict__)
+        # Compiled under the module's own file name (the cache is off): a trace then records
+        # the edited kernels as the units of the module they replace (verification.reach).
+        exec(compile(edited, original.__file__, "exec", flags=_FLAGS, dont_inherit=True), copy.__dict__)
         saved = {name: getattr(original, name) for name in self.entry_points}
         for name in self.entry_points:
             setattr(original, name, getattr(copy, name))
@@ -188,6 +197,21 @@ def edits_applied(edits: tuple[Edit, ...]) -> Iterator[None]:
 def edits_json(edits: tuple[Edit, ...]) -> list[dict]:
     """The edits as a report shows them: ``{"where", "old", "new"}`` each, in order."""
     return [{"where": e.where, "old": e.old, "new": e.new} for e in edits]
+
+
+def edits_digest(edits: tuple[Edit, ...]) -> str:
+    """16 hex digits naming what ``edits`` plant: the edits themselves and the code of this
+    module that plants them (its units' digests, :func:`verification.fingerprint.source_units`,
+    so a comment or docstring changes nothing).
+
+    The planted code is the edited source of functions on disk: a trial's code state
+    (:mod:`verification.incremental`) covers the functions' source, and this digest the edit.
+    Stored trials of a planted change are keyed by both, so editing a defect or a mutant, or
+    how edits are planted, computes its trials again.
+    """
+    machinery = source_units(Path(__file__).read_text())
+    text = json.dumps({"edits": edits_json(edits), "machinery": machinery}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def apply_all(edits: tuple[Edit, ...]) -> Callable[[], None]:

@@ -14,6 +14,12 @@ differs from both the expected one and the control's.
 With the reach of the control run (:mod:`verification.selftest.reach`), a defect's run runs
 only the trials of the claims that reach the code it edits; the others' trials are the
 control's, copied into the defect's store, and every claim is decided with the defect planted.
+
+A defect's store is kept from run to run: the runner keys each claim's trials under the
+defect by the defect's identity (its name and the digest of its edits) and by the code the
+trials reach, traced with the defect planted (:mod:`verification.incremental`).  After an
+edit, only the claims whose trials reach it run again (or are copied again from the
+control), and every claim is decided again.
 """
 
 from __future__ import annotations
@@ -50,7 +56,12 @@ class DefectOutcome:
     elapsed_s : float
         Wall-clock seconds of the defect's runs.
     copied : list of str
-        Claims whose trials were copied from the control (they never reach the defect).
+        Claims whose trials are the control's (they never reach the defect), copied by this
+        run or an earlier one.
+    reuse : dict of str to str
+        Claim id to the runner's note on its stored trials (reused, resumed, or why they ran
+        again: :mod:`verification.incremental`), or to ``"copied from the control: ..."`` for
+        the trials this run copied.
     """
 
     name: str
@@ -58,6 +69,7 @@ class DefectOutcome:
     errors: dict[str, str] = field(default_factory=dict)
     elapsed_s: float = 0.0
     copied: list[str] = field(default_factory=list)
+    reuse: dict[str, str] = field(default_factory=dict)
 
     def differing(self) -> list[str]:
         """Claims whose verdict differs from the expected one."""
@@ -129,38 +141,52 @@ class MutationCampaign:
                 "elapsed_s": outcome.elapsed_s,
                 "trials_run_for": [c for c in self.claims if c not in outcome.copied],
                 "trials_copied_from_control": outcome.copied,
+                "reuse": outcome.reuse,
             })
         return out
 
 
-def copy_control_trials(claims: Sequence[str], defect: str, *, profile: str, seed: int,
-                        control: Path, store: Path) -> None:
-    """Store the control run's trials of ``claims`` as the trials of ``defect``'s run.
+def copy_control_trials(claims: Sequence[str], defect: Defect, *, profile: str, seed: int,
+                        control: Path, store: Path) -> list[str]:
+    """Store the control run's trials of ``claims`` as the trials of ``defect``'s run, unless
+    the defect's store holds the claim's trials for the code as it is now already.
+
+    A copied claim's trials are keyed by the code state the control's trials were computed
+    by (:func:`verification.incremental.copy_trials`), so a later run of the defect reuses
+    them while that code is unchanged.
 
     Parameters
     ----------
     claims : sequence of str
-        Claims whose trials never reach the defect (:meth:`Reach.claims_reached`).
-    defect : str
+        Claims whose trials never reach the defect (:meth:`Reach.unreached`).
+    defect : Defect
     profile : str
     seed : int
     control : path
-        The store holding every trial of the control run (unmodified code, the same seed).
+        The store holding the control run's trials (unmodified code, the same seed).
     store : path
         The defect's store.
+
+    Returns
+    -------
+    list of str
+        The claims whose trials were copied now.
     """
     from verification.store import Store
 
-    configs = {c: catalog.get(c).config(profile) for c in claims}
+    copied = []
     with Store(control) as source, Store(store) as target:
         for c in claims:
-            # The control's trials are keyed by the code they ran (verification.incremental).
-            key = incremental.stored_trial_key(source, c, runner.trials_key(configs[c]), seed, profile)
-            rows = {} if key is None else source.existing_trials(seed, profile, c, key)
-            if sorted(rows) != list(range(configs[c]["n_trials"])):
-                raise ValueError(f"control: {control} lacks trials of {c} (run the control first)")
-            target.add_trials(seed, profile, c, runner.trials_key(configs[c], defect),
-                              [(i, r.record, r.elapsed_s) for i, r in sorted(rows.items())])
+            config = catalog.get(c).config(profile)
+            as_hash = runner.trials_key(config, defect.identity)
+            if incremental.current_state(target, c, as_hash, seed, profile) is not None:
+                continue  # stored already (copied or run under the defect) for this code
+            try:
+                incremental.copy_trials(source, target, c, runner.trials_key(config), as_hash, seed, profile)
+            except ValueError:
+                raise ValueError(f"control: {control} lacks trials of {c} (run the control first)") from None
+            copied.append(c)
+    return copied
 
 
 def run_defect(name: str | None, claims: Sequence[str], *, profile: str, seed: int, jobs: int,
@@ -169,25 +195,29 @@ def run_defect(name: str | None, claims: Sequence[str], *, profile: str, seed: i
     """One defect (None: the control) over ``claims``; a raising run is retried claim by claim
     so that the claim that raised is the one recorded.
 
-    With ``reach`` and ``control`` (the reach run's store), the trials of the claims that do
-    not reach the defect are copied from the control instead of run again, provided the reach
-    had a recorder in every function the defect edits.  ``alpha`` is the runs' family-wise
-    alpha.
+    The runner keys the defect's trials by the defect's identity and by the code they reach
+    (``runner.run(defect=...)``), so a store kept from an earlier run is reused for every
+    claim whose reached code and whose defect are unchanged.  With ``reach`` and ``control``
+    (the control's store), the trials of the claims that do not reach the defect
+    (:meth:`Reach.unreached`) are copied from the control instead of run.  ``alpha`` is the
+    runs' family-wise alpha.
     """
     copied: list[str] = []
-    defect = defects_catalog.get(name) if name is not None else None
-    # A reach recorded before this defect existed says nothing of it: no trial is copied.
-    if defect is not None and reach is not None and control is not None and reach.covers(defect):
-        reached = set(reach.claims_reached(defect))
-        copied = [c for c in claims if c not in reached]
-        Path(store).parent.mkdir(parents=True, exist_ok=True)
-        copy_control_trials(copied, name, profile=profile, seed=seed, control=control, store=store)
+    copied_now: list[str] = []
     start = time.perf_counter()
+    defect = defects_catalog.get(name) if name is not None else None
+    if defect is not None and reach is not None and control is not None:
+        copied = reach.unreached(defect, claims)
+        Path(store).parent.mkdir(parents=True, exist_ok=True)
+        copied_now = copy_control_trials(copied, defect, profile=profile, seed=seed, control=control,
+                                         store=store)
     kwargs = {"profile": profile, "seed": seed, "jobs": jobs, "scheduler": scheduler,
               "store": store, "quiet": quiet, "defect": defect, "alpha": alpha}
+    reuse: dict[str, str] = {}
     try:
         result = runner.run(list(claims), **kwargs)
         verdicts = {o.claim.id: o.verdict.verdict for o in result.outcomes}
+        reuse.update(result.meta["reuse"])
         errors: dict[str, str] = {}
     except Exception:
         verdicts, errors = {}, {}
@@ -197,10 +227,14 @@ def run_defect(name: str | None, claims: Sequence[str], *, profile: str, seed: i
                 # only to say which claim raised and which did not.
                 result = runner.run([claim_id], **kwargs)
                 verdicts[claim_id] = result.outcomes[0].verdict.verdict
+                reuse.update(result.meta["reuse"])
             except Exception as error:
                 verdicts[claim_id] = ERROR
                 errors[claim_id] = f"{type(error).__name__}: {' '.join(str(error).split())}"[:500]
-    return DefectOutcome(name or "control", verdicts, errors, time.perf_counter() - start, copied)
+    # The runner found the copies stored: say where they came from.
+    reuse.update({c: "copied from the control: the claim's trials call none of the defect's code"
+                  for c in copied_now})
+    return DefectOutcome(name or "control", verdicts, errors, time.perf_counter() - start, copied, reuse)
 
 
 def check_campaign(workdir: str | Path, claims: Sequence[str] | None) -> tuple[Path, list[str]]:

@@ -14,6 +14,12 @@ The claim modules' caches are cleared whenever the claim changes, so that a valu
 computed and another reuses is computed, and noted, by each.  Only the trials are pruned: the
 decisions of every claim are always made again with the defect planted, since a decision
 depends on the other claims' p-values through Holm's procedure.
+
+The calls of a claim's trials are a function of the trials, so the reach is kept beside the
+control's store, each claim's under the key of the trials it was recorded with
+(:func:`recorded_reach`): while the store holds the claim's trials under that key for the
+code as it is now (:mod:`verification.incremental`), its reach holds too, and after an edit
+only the claims whose trials reach it run again under the recorders.
 """
 
 from __future__ import annotations
@@ -22,12 +28,14 @@ import ast
 import contextlib
 import importlib
 import inspect
+import json
+import os
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from verification import catalog, runner
+from verification import catalog, incremental, runner
 from verification.selftest.defects import Defect
 from verification.selftest.injection import (
     CodeEdit,
@@ -36,8 +44,10 @@ from verification.selftest.injection import (
     python_function,
     swap_code,
 )
+from verification.store import Store
+from verification.verdicts import ERROR
 
-__all__ = ["Reach", "hit", "reach_run", "recorders_planted", "targets"]
+__all__ = ["Reach", "hit", "reach_run", "recorded_reach", "recorders_planted", "stored_reach", "targets"]
 
 #: the functions noted since the last reset, by their ``where``.
 _HITS: set[str] = set()
@@ -85,6 +95,9 @@ def _plant_recorder(edit) -> Callable[[], None]:
         def call(*args, **kwargs):
             hit(f"{edit.module}.{name}")
             return kernel(*args, **kwargs)
+        # The runner's trace finds the kernels a function names by their ``py_func``
+        # (verification.reach): the recorder must not hide the kernel from it.
+        call.py_func = getattr(kernel, "py_func", None)
         return call
 
     for name, kernel in saved.items():
@@ -117,35 +130,61 @@ def recorders_planted(defects: Sequence[Defect]) -> Iterator[None]:
 
 @dataclass(frozen=True)
 class Reach:
-    """The outcome of :func:`reach_run`.
+    """Which recorded functions each claim's trials call.
 
     Attributes
     ----------
     hits : dict of str to list of str
-        Claim id to the edited functions its trials called.
+        Claim id to the edited functions its trials called; only the claims whose every trial
+        ran under the recorders are keys.
     verdicts : dict of str to str
-        The run's verdicts (the unmodified code, the mutation seed).
-    recorded : list of str
-        The functions that had a recorder: a defect editing any other function is not
-        covered by this reach (:meth:`covers`).
+        The verdicts of the run that recorded them (the unmodified code, the mutation seed),
+        where known.
+    recorded : dict of str to list of str
+        Claim id to the functions that had a recorder while its trials ran: a defect editing
+        any other function is not covered for that claim (:meth:`unreached`).
     """
 
     hits: dict[str, list[str]]
     verdicts: dict[str, str]
-    recorded: list[str]
+    recorded: dict[str, list[str]]
 
-    def covers(self, defect: Defect) -> bool:
-        """Whether every function the defect edits had a recorder."""
-        return targets(defect) <= set(self.recorded)
+    def covers(self, defect: Defect, claim: str | None = None) -> bool:
+        """Whether the reach of ``claim`` (default: of every claim) is known, with a recorder
+        in every function the defect edits."""
+        claims = list(self.hits) if claim is None else [claim]
+        return all(c in self.hits and targets(defect) <= set(self.recorded.get(c, ())) for c in claims)
 
     def claims_reached(self, defect: Defect) -> list[str]:
         """The claims whose trials call a function the defect edits (``ValueError`` if the
         reach does not cover the defect)."""
         if not self.covers(defect):
-            raise ValueError(f"defect: the reach run had no recorder in "
-                             f"{sorted(targets(defect) - set(self.recorded))}")
+            missing = set().union(*(targets(defect) - set(r) for r in self.recorded.values()))
+            raise ValueError(f"defect: the reach run had no recorder in {sorted(missing)}")
         edited = targets(defect)
         return [c for c, h in self.hits.items() if edited & set(h)]
+
+    def unreached(self, defect: Defect, claims: Sequence[str]) -> list[str]:
+        """The claims of ``claims`` known to call no function the defect edits: their trials
+        with the defect planted are those of the unmodified code."""
+        edited = targets(defect)
+        return [c for c in claims if self.covers(defect, c) and not edited & set(self.hits[c])]
+
+
+def _clean_key(db: Store, claim: str, profile: str, seed: int) -> str | None:
+    """The key of the claim's trials of the unmodified code in ``db``, computed by the code as
+    it is now (None: none stored)."""
+    return incremental.stored_trial_key(db, claim, runner.trials_key(catalog.get(claim).config(profile)), seed,
+                                        profile)
+
+
+def _fresh(claims: Sequence[str], *, profile: str, seed: int, store: Path) -> list[str]:
+    """The claims of which ``store`` holds no trial for the code as it is now: a run computes
+    every one of their trials."""
+    if not Path(store).exists():
+        return list(claims)
+    with Store(store) as db:
+        return [c for c in claims if _clean_key(db, c, profile, seed) is None]
 
 
 def reach_run(defects: Sequence[Defect], claims: Sequence[str], *, profile: str, seed: int,
@@ -161,17 +200,16 @@ def reach_run(defects: Sequence[Defect], claims: Sequence[str], *, profile: str,
     seed : int
         The mutation seed.
     store : path
-        A store for this run only: it must not hold trials already, since a stored trial is
-        not run again and its calls would go unnoticed (``ValueError`` otherwise).
+        The run's store.  A claim whose trials it holds for the code as it is now is not run
+        again, so its calls go unnoticed: it has no entry in the reach's ``hits``, nor has a
+        claim whose trials raised.
 
     Returns
     -------
     Reach
     """
     store = Path(store)
-    if store.exists():
-        raise ValueError(f"store: {store} exists; the reach run needs a new store (its trials "
-                         "must all run here)")
+    fresh = set(_fresh(claims, profile=profile, seed=seed, store=store))
     known = catalog.load()
     hits: dict[str, set[str]] = {c: set() for c in claims}
     current: list[str | None] = [None]
@@ -202,6 +240,99 @@ def reach_run(defects: Sequence[Defect], claims: Sequence[str], *, profile: str,
             object.__setattr__(known[c], "trial", originals[c])
         clear_claim_caches()
         _HITS.clear()  # the decisions' calls: not a trial's
-    return Reach({c: sorted(h) for c, h in hits.items()},
-                 {o.claim.id: o.verdict.verdict for o in result.outcomes},
-                 sorted(set().union(*(targets(d) for d in defects))))
+    verdicts = {o.claim.id: o.verdict.verdict for o in result.outcomes}
+    complete = [c for c in claims if c in fresh and verdicts[c] != ERROR]
+    recorded = sorted(set().union(*(targets(d) for d in defects)))
+    return Reach({c: sorted(hits[c]) for c in complete}, verdicts, dict.fromkeys(complete, recorded))
+
+
+def _log_path(store: Path) -> Path:
+    return Path(store).with_name(Path(store).stem + "-reach.json")
+
+
+def _logged(store: Path) -> dict:
+    """The reach log beside ``store``: by ``"seed/profile"``, claim id to ``{"trial_key",
+    "hits", "recorded"}`` (an unreadable log is treated as empty)."""
+    try:
+        log = json.loads(_log_path(store).read_text())
+    except (OSError, ValueError):
+        log = {}
+    return log if isinstance(log, dict) else {}
+
+
+def stored_reach(claims: Sequence[str], *, profile: str, seed: int, store: Path) -> Reach:
+    """The reach logged beside ``store`` of the claims whose trials it holds for the code as
+    it is now are those the reach was recorded with (the same trial key): the same trials, so
+    the same calls.  The other claims have no entry."""
+    section = _logged(store).get(f"{seed}/{profile}", {})
+    hits, recorded = {}, {}
+    if Path(store).exists():
+        with Store(store) as db:
+            for c in claims:
+                key = _clean_key(db, c, profile, seed)
+                entry = section.get(c)
+                if key is not None and isinstance(entry, dict) and entry.get("trial_key") == key:
+                    hits[c], recorded[c] = entry["hits"], entry["recorded"]
+    return Reach(hits, {}, recorded)
+
+
+def recorded_reach(defects: Sequence[Defect], claims: Sequence[str], *, profile: str, seed: int,
+                   store: Path, scratch: Path) -> tuple[Reach, list[str]]:
+    """The reach of every claim, recorded again only for the claims whose trials the log
+    beside ``store`` has no reach of (:func:`stored_reach`): after an edit, the claims whose
+    trials reach it.
+
+    Parameters
+    ----------
+    defects, claims, profile, seed
+        As in :func:`reach_run`.
+    store : path
+        The control's store, kept from run to run: the claims without a logged reach run
+        into it, under the recorders (:func:`reach_run`).
+    scratch : path
+        A store for the claims whose trials ``store`` holds without a logged reach (a run
+        stopped before its log was written): their trials run again there, under the
+        recorders.  It is deleted before and after.
+
+    Returns
+    -------
+    Reach
+        With ``verdicts`` empty: the claims recorded are decided as a family of their own,
+        not the campaign's.
+    list of str
+        The claims whose trials ran under the recorders.
+    """
+    store = Path(store)
+    known = stored_reach(claims, profile=profile, seed=seed, store=store)
+    stale = [c for c in claims if c not in known.hits]
+    hits, recorded = dict(known.hits), dict(known.recorded)
+    if stale:
+        fresh = _fresh(stale, profile=profile, seed=seed, store=store)
+        found = [reach_run(defects, fresh, profile=profile, seed=seed, store=store)] if fresh else []
+        again = [c for c in stale if c not in fresh]
+        if again:
+            _remove(scratch)
+            try:
+                found.append(reach_run(defects, again, profile=profile, seed=seed, store=scratch))
+            finally:
+                _remove(scratch)
+        log = _logged(store)
+        section = log.setdefault(f"{seed}/{profile}", {})
+        with Store(store) as db:
+            for run in found:
+                for c in run.hits:
+                    key = _clean_key(db, c, profile, seed)
+                    if key is None:
+                        continue  # a scratch run's claim whose store lost its trials meanwhile
+                    hits[c], recorded[c] = run.hits[c], run.recorded[c]
+                    section[c] = {"trial_key": key, "hits": run.hits[c], "recorded": run.recorded[c]}
+        # Written whole, then renamed: a run killed while writing leaves the last log.
+        path = _log_path(store)
+        path.with_name(path.name + ".tmp").write_text(json.dumps(log, indent=1, sort_keys=True))
+        os.replace(path.with_name(path.name + ".tmp"), path)
+    return Reach(hits, {}, recorded), stale
+
+
+def _remove(store: Path) -> None:
+    for leftover in Path(store).parent.glob(Path(store).name + "*"):
+        leftover.unlink()

@@ -11,9 +11,12 @@ does not reject is a *gap* of that check, reported and never dropped.
 A mutant is planted as a planted defect is, by run-time source edits
 (:mod:`verification.selftest.injection`) of the function through which the check obtains
 its bound: a formula of :mod:`iln.theory` (the statement as the library ships it) or, where
-the check writes the bound inline, the line of the claim module that does.  The edits live in
-this process only, so a mutant's run is always ``jobs = 1``, in a store of its own (a store's
-trials are keyed by the code on disk, which a mutant does not change).
+the check writes the bound inline, the line of the claim module that does.  The runner plants
+it as it plants a defect (``runner.run(defect=mutant)``), in this process only (``jobs = 1``),
+and keys the trials of its check by the check's configuration, the mutant's edits and the code
+the trials reach, in a store of the mutant's own kept from run to run: after an edit, a
+mutant's trials run again only if its claim's trials reach the edit, and its check is always
+decided again.
 
 *Rejected* means: for a claim expected to hold, the verdict or its printed sub-verdict
 ``violated``; for a claim expected to hold only after correction (the mutant tightens the
@@ -32,7 +35,6 @@ from __future__ import annotations
 
 import functools
 import math
-import shutil
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -42,7 +44,7 @@ from pathlib import Path
 import numpy as np
 
 from verification import catalog, runner
-from verification.selftest.injection import CodeEdit, Edit, edits_applied, edits_json
+from verification.selftest.injection import CodeEdit, Edit, apply_all, edits_digest, edits_json
 from verification.verdicts import ERROR, HOLDS_AFTER_CORRECTION, VIOLATED
 
 __all__ = ["KINDS", "MUTANTS", "StatementMutant", "for_claims", "get", "names", "rejected",
@@ -110,6 +112,20 @@ class StatementMutant:
             raise ValueError(f"mutant {self.name}: unknown profile {self.profile!r}")
         if self.config is not None and not self.config_why:
             raise ValueError(f"mutant {self.name}: a config of its own needs its config_why")
+
+    @property
+    def identity(self) -> str:
+        """The mutant's name and the digest of its edits (:func:`~verification.selftest.
+        injection.edits_digest`): the runner stores the trials of the mutant's check under it
+        (with the check's configuration, :meth:`check_config`, in their configuration hash), so
+        an edited mutant's trials are computed again."""
+        return f"{self.name}@{edits_digest(self.edits)}"
+
+    def apply(self) -> Callable[[], None]:
+        """Put the mutant in place of the statement in this process; returns the function that
+        removes it.  With :attr:`name` and :attr:`identity` this makes the mutant a change the
+        runner plants (:class:`verification.runner.Planting`)."""
+        return apply_all(self.edits)
 
     def check_config(self) -> dict:
         """The configuration the mutant's check runs at: the claim's at :attr:`profile`, with
@@ -983,14 +999,19 @@ def run_mutant(mutant: StatementMutant, *, seed: int, store: Path,
                alpha: float = runner.DEFAULT_ALPHA) -> dict:
     """Run ``mutant``'s claim with the mutant in place; the entry of ``statement_mutants``.
 
+    The runner plants the mutant (``runner.run(defect=mutant)``) and keys its trials as a
+    planted defect's: by the check's configuration, the mutant's :attr:`~StatementMutant.
+    identity` and the code its trials reach (:mod:`verification.incremental`).  A later run
+    reuses them while none of these changed, and decides the check again (the decision is
+    not traced, so it is never reused).
+
     Parameters
     ----------
     mutant : StatementMutant
     seed : int
         Master seed of the run.
     store : path
-        The mutant's own store; emptied first (its trials are keyed by the code on disk, and
-        a run of another version of the mutant must not be reused).
+        The mutant's own store, kept from run to run.
     alpha : float
         Family-wise alpha of the run.
 
@@ -998,25 +1019,26 @@ def run_mutant(mutant: StatementMutant, *, seed: int, store: Path,
     -------
     dict
         :meth:`StatementMutant.to_json` with ``verdict``, ``verdict_printed``,
-        ``verdict_corrected``, ``detected``, ``error`` and ``elapsed_s``.
+        ``verdict_corrected``, ``detected``, ``error``, ``elapsed_s`` and ``reuse`` (the
+        runner's note on the stored trials: reused, resumed, or why they ran).
     """
     store = Path(store)
     store.parent.mkdir(parents=True, exist_ok=True)
-    for leftover in store.parent.glob(store.name + "*"):
-        shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
     expected = catalog.get(mutant.claim).expected
     start = time.perf_counter()
-    outcome = {"verdict": ERROR, "verdict_printed": None, "verdict_corrected": None, "error": None}
+    outcome = {"verdict": ERROR, "verdict_printed": None, "verdict_corrected": None, "error": None,
+               "reuse": None}
     try:
         # Planned before the mutant is planted, as the runner plans the unmodified sizes.
         configs = None if mutant.config is None else {mutant.claim: mutant.check_config()}
-        with edits_applied(mutant.edits):
-            # jobs = 1: the edits live in this process only.
-            result = runner.run([mutant.claim], profile=mutant.profile, seed=seed, jobs=1, store=store,
-                                quiet=True, alpha=alpha, configs=configs)
+        # jobs = 1: the mutant is planted in this process only (it holds functions, its
+        # counterexample and planned sizes, that a worker process would have to unpickle).
+        result = runner.run([mutant.claim], profile=mutant.profile, seed=seed, jobs=1, store=store,
+                            quiet=True, alpha=alpha, configs=configs, defect=mutant)
         verdict = result.outcomes[0].verdict
         outcome.update(verdict=verdict.verdict, verdict_printed=verdict.verdict_printed,
-                       verdict_corrected=verdict.verdict_corrected)
+                       verdict_corrected=verdict.verdict_corrected,
+                       reuse=result.meta["reuse"].get(mutant.claim))
     except Exception as error:  # a check that stops is not a check that rejects
         outcome["error"] = f"{type(error).__name__}: {error}"
     detected = rejected(expected, outcome["verdict"], outcome["verdict_printed"],
