@@ -53,20 +53,24 @@ def _text_run(content: str) -> str:
     return lead + text(content) + trail
 
 
-def _statement(segs: Sequence[Segment]) -> str:
+def _statement(segs: Sequence[Segment], *, cell: bool = False) -> str:
     """A statement as Markdown: display math in a ``math`` block, inline math in ``$...$``,
-    code (the ``code`` runs of :func:`prose`) in backticks."""
+    code (the ``code`` runs of :func:`prose`) in backticks.  In a table ``cell`` every formula
+    is inline and has no bare ``|``, which would end the cell."""
     out = []
     for s in segs:
         if s.kind == "text":
             out.append(_text_run(s.content))
         elif s.kind == "code":
             out.append(f"`{s.content}`")
+        elif cell:
+            math = s.content.replace(r"\|", r"\Vert ").replace("|", r"\vert ")
+            out.append(f"${math.strip()}$")
         elif s.display:
             out.append(f"\n\n```math\n{s.content}\n```\n\n")
         else:
             out.append(f"${s.content}$")
-    return "".join(out).strip()
+    return "".join(out).strip() or (" " if cell else "")
 
 
 def prose(value) -> str:
@@ -123,17 +127,8 @@ def _claims_table(ctx: ReportContext) -> list[str]:
 
 
 def _cell_statement(segs: Sequence[Segment]) -> str:
-    """A statement inside a table cell: inline math, and no bare ``|`` to end the cell."""
-    out = []
-    for s in segs:
-        if s.kind == "text":
-            out.append(_text_run(s.content))
-        elif s.kind == "code":
-            out.append(f"`{s.content}`")
-        else:
-            math = s.content.replace(r"\|", r"\Vert ").replace("|", r"\vert ")
-            out.append(f"${math.strip()}$")
-    return "".join(out).strip() or " "
+    """A statement inside a table cell (:func:`_statement` with ``cell``)."""
+    return _statement(segs, cell=True)
 
 
 def _errata_section(ctx: ReportContext) -> list[str]:
