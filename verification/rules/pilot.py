@@ -1,0 +1,273 @@
+"""Seed plans from a pilot: the sample size a deciding run needs, planned on the pilot's lower
+confidence bound on the effect, never on its point estimate (DESIGN.md, Statistics: Comparison).
+
+A figure claim's verdict is stable only when its profile has the seeds to find the effect
+the claim expects on nearly every master seed.  A pilot, run on seeds of its own that no
+deciding run uses, measures the effect; the plan takes the effect's one-sided lower
+confidence bound (a pilot that saw a large effect by luck must not buy a small plan) and
+finds the smallest sample size at which the rule that decides reaches, at that bound:
+
+* at least the design power (:data:`verification.catalog.DESIGN_POWER`), and
+* a probability ``target`` (0.95 by default: 19 of 20 master seeds) of the expected verdict,
+  where the verdict needs several independent tests to reject together (a comparison
+  violated at *every* budget of an unstated setting,
+  :func:`verification.rules.comparison.at_some_setting`): each of the ``S`` tests then gets
+  the power ``target^(1/S)``, so that their product is at least ``target``.
+
+The planned size is that of one test; the level is the one the claim decides that test at
+(the design level split over everything the claim splits it over), and the returned
+``probability`` is the chance of the expected verdict at the lower confidence bound, so a
+true effect at least that large gives the expected verdict at least that often.
+
+Two plans, one per rule that decides a figure claim:
+
+* :func:`sign_test_plan`, the exact sign test of :mod:`verification.rules.comparison`, from
+  the pilot's count of seeds on which the side to be detected won (Clopper-Pearson bound);
+* :func:`t_test_plan`, the one-sided t test of :mod:`verification.rules.rate`, from the
+  pilot's mean and standard deviation (a noncentral-t bound on the standardized effect).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from scipy import optimize, stats
+
+from verification import statistics
+from verification.catalog import DESIGN_POWER
+from verification.rules.comparison import SHARE_BOUND, sign_test_seeds
+from verification.rules.rate import MIN_REPETITIONS
+
+__all__ = ["SignTestPlan", "TTestPlan", "sign_test_plan", "t_test_plan", "t_test_power"]
+
+#: the one-sided confidence of the pilot's lower bound on the effect.
+CONFIDENCE = 0.95
+#: the probability of the expected verdict a plan asks for: 19 of 20 master seeds on average.
+TARGET = 0.95
+
+
+@dataclass(frozen=True)
+class SignTestPlan:
+    """A sign test's seed plan from a pilot (:func:`sign_test_plan`).
+
+    Attributes
+    ----------
+    pilot : tuple of (int, int)
+        Per test that must reject, ``(k, n)``: the pilot's seeds on which the side to be
+        detected won (a tie counted against it), of its ``n`` seeds.
+    confidence : float
+        The one-sided confidence of the lower bounds.
+    share_lcb : tuple of float
+        Per test, the Clopper-Pearson lower bound on ``P[side wins]``.
+    tail : float
+        The level each test is decided at.
+    power : float
+        The power each test is planned for: ``max(DESIGN_POWER, target^(1/S))``.
+    seeds : int
+        Seeds per test: from this many on, every test has ``power`` at its lower bound.
+    probability : float
+        The probability that every test rejects at ``seeds`` seeds, at the lower bounds:
+        the chance of the expected verdict.
+    """
+
+    pilot: tuple[tuple[int, int], ...]
+    confidence: float
+    share_lcb: tuple[float, ...]
+    tail: float
+    power: float
+    seeds: int
+    probability: float
+
+    def describe(self) -> str:
+        """One line for a claim's configuration and report."""
+        counts = ", ".join(f"{k}/{n}" for k, n in self.pilot)
+        bounds = ", ".join(f"{b:.3f}" for b in self.share_lcb)
+        return (f"pilot {counts} seeds on the expected side; one-sided {self.confidence:.0%} Clopper-Pearson "
+                f"lower bound {bounds}; sign test at level {self.tail:.3g} with power {self.power:.3f} per test "
+                f"-> {self.seeds} seeds per point; P[expected verdict] >= {self.probability:.4f} at the bound")
+
+
+def sign_test_plan(pilot: Sequence[tuple[int, int]], tail: float, *, confidence: float = CONFIDENCE,
+                   target: float = TARGET) -> SignTestPlan:
+    """Seeds per point for the sign test to reject at every one of ``S`` tests, planned on the
+    pilot's lower confidence bounds.
+
+    Parameters
+    ----------
+    pilot : sequence of (int, int)
+        One ``(k, n)`` per test that must reject for the expected verdict (one, or one per
+        setting of :func:`verification.rules.comparison.at_some_setting`): ``k`` of the
+        pilot's ``n`` seeds had the side to be detected win.  Count a tie against it: the
+        rule leaves ties out, which only lowers its p-value, so the plan stays conservative.
+    tail : float
+        The level each test is decided at, in (0, 1).
+    confidence : float, default 0.95
+        One-sided confidence of the Clopper-Pearson lower bounds, in (0, 1).
+    target : float, default 0.95
+        The probability of the expected verdict to plan for, in (0, 1).
+
+    Returns
+    -------
+    SignTestPlan
+
+    Raises
+    ------
+    ValueError
+        When a lower bound is not above 1/2: the pilot does not show an effect the sign test
+        can be planned for (the claim cannot reach its power from this pilot).
+
+    Examples
+    --------
+    >>> plan = sign_test_plan([(16, 16)], 1e-5)
+    >>> round(plan.share_lcb[0], 3), plan.seeds > 17  # 17 seeds would do at a share of 1
+    (0.829, True)
+    """
+    if isinstance(pilot, tuple) and len(pilot) == 2 and all(isinstance(v, int) for v in pilot):
+        raise TypeError("pilot must be a sequence of (k, n) pairs, one per test: wrap a single pair in a list")
+    if not pilot:
+        raise ValueError("pilot must hold at least one (k, n) pair")
+    target = _unit_iv(target, "target")
+    confidence = _unit_iv(confidence, "confidence")
+    bounds = []
+    for k, n in pilot:
+        low = statistics.clopper_pearson(k, n, confidence, alternative="greater").low
+        if not low > SHARE_BOUND:
+            raise ValueError(f"pilot: {k} of {n} seeds bound the share below only by {low:.3f} "
+                             f"(one-sided {confidence:.0%}), not above 1/2: no sign-test plan reaches power "
+                             "from this pilot")
+        bounds.append(low)
+    power = max(DESIGN_POWER, target ** (1.0 / len(bounds)))
+    seeds = max(sign_test_seeds(b, tail, power) for b in bounds)
+    probability = math.prod(statistics.binomial_power(seeds, SHARE_BOUND, b, tail) for b in bounds)
+    return SignTestPlan(pilot=tuple((int(k), int(n)) for k, n in pilot), confidence=confidence,
+                        share_lcb=tuple(bounds), tail=tail, power=power, seeds=seeds, probability=probability)
+
+
+@dataclass(frozen=True)
+class TTestPlan:
+    """A one-sided t test's plan from a pilot (:func:`t_test_plan`).
+
+    Attributes
+    ----------
+    pilot_n : int
+    pilot_mean, pilot_sd : float
+        The pilot's mean and standard deviation of the statistic (a decay exponent, say).
+    bound : float
+        The statement's bound; the test detects a mean beyond it on the side planned.
+    effect : float
+        The pilot's standardized effect, ``|mean - bound| / sd`` on that side (shown, not planned on).
+    effect_lcb : float
+        Its one-sided lower confidence bound (noncentral t).
+    confidence : float
+    tail : float
+        The level of the test.
+    power : float
+        The power planned for: ``max(DESIGN_POWER, target)``.
+    repetitions : int
+        The smallest n, at least :data:`verification.rules.rate.MIN_REPETITIONS`, with
+        ``power`` at ``effect_lcb``.
+    probability : float
+        The power at ``repetitions`` and ``effect_lcb``: the chance of the expected verdict.
+    """
+
+    pilot_n: int
+    pilot_mean: float
+    pilot_sd: float
+    bound: float
+    effect: float
+    effect_lcb: float
+    confidence: float
+    tail: float
+    power: float
+    repetitions: int
+    probability: float
+
+    def describe(self) -> str:
+        """One line for a claim's configuration and report."""
+        return (f"pilot n = {self.pilot_n}: mean {self.pilot_mean:.3f}, sd {self.pilot_sd:.3f} against the bound "
+                f"{self.bound:g} (standardized effect {self.effect:.2f}); one-sided {self.confidence:.0%} noncentral-t "
+                f"lower bound {self.effect_lcb:.2f}; t test at level {self.tail:.3g} with power {self.power:.3f} -> "
+                f"{self.repetitions} repetitions; P[expected verdict] >= {self.probability:.4f} at the bound")
+
+
+def t_test_power(n: int, effect: float, tail: float) -> float:
+    """Power of the one-sided t test at level ``tail`` with ``n`` repetitions against a
+    standardized shift ``effect`` (noncentral t with noncentrality ``sqrt(n) effect``)."""
+    if n < 2:
+        raise ValueError(f"n must be at least 2, got {n!r}")
+    df = n - 1
+    return float(stats.nct.sf(stats.t.ppf(1.0 - tail, df), df, math.sqrt(n) * effect))
+
+
+def t_test_plan(mean: float, sd: float, n: int, bound: float, tail: float, *, side: str = "below",
+                confidence: float = CONFIDENCE, target: float = TARGET) -> TTestPlan:
+    """Repetitions for the one-sided t test to find the mean beyond ``bound``, planned on the
+    pilot's lower confidence bound on the standardized effect.
+
+    Parameters
+    ----------
+    mean, sd : float
+        The pilot's mean and sample standard deviation (``sd > 0``).
+    n : int
+        The pilot's repetitions, at least 2.
+    bound : float
+        The bound of the statement.
+    tail : float
+        The test's level, in (0, 1).
+    side : {"below", "above"}, default "below"
+        The side of ``bound`` on which the violation lies (a decay exponent below its bound).
+    confidence, target : float
+        As in :func:`sign_test_plan`.
+
+    Returns
+    -------
+    TTestPlan
+
+    Raises
+    ------
+    ValueError
+        When the lower bound on the effect is not above 0: the pilot shows no effect to plan for.
+
+    Notes
+    -----
+    With ``t = sqrt(n) (bound - mean) / sd`` (side "below"), ``t`` follows the noncentral t
+    law with ``n - 1`` degrees of freedom and noncentrality ``sqrt(n) delta``; the lower bound
+    on ``delta`` solves ``P[T <= t | nc] = confidence`` for ``nc``, divided by ``sqrt(n)``.
+    """
+    if side not in ("below", "above"):
+        raise ValueError(f"side must be 'below' or 'above', got {side!r}")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 2:
+        raise ValueError(f"n must be an int >= 2, got {n!r}")
+    if not (math.isfinite(sd) and sd > 0 and math.isfinite(mean)):
+        raise ValueError(f"mean must be finite and sd finite and > 0, got mean={mean!r}, sd={sd!r}")
+    confidence = _unit_iv(confidence, "confidence")
+    target = _unit_iv(target, "target")
+    tail = _unit_iv(tail, "tail")
+    effect = (bound - mean) / sd if side == "below" else (mean - bound) / sd
+    observed, df = math.sqrt(n) * effect, n - 1
+
+    def excess(nc: float) -> float:  # falls as nc rises
+        return float(stats.nct.cdf(observed, df, nc)) - confidence
+
+    if excess(0.0) <= 0:
+        raise ValueError(f"pilot: the standardized effect {effect:.3g} from n = {n} is not above 0 at "
+                         f"one-sided {confidence:.0%}: no t-test plan reaches power from this pilot")
+    high = max(1.0, 2 * observed)
+    while excess(high) > 0:
+        high *= 2
+    effect_lcb = optimize.brentq(excess, 0.0, high, xtol=1e-10) / math.sqrt(n)
+    power = max(DESIGN_POWER, target)
+    repetitions = MIN_REPETITIONS
+    while t_test_power(repetitions, effect_lcb, tail) < power:
+        repetitions += 1
+    return TTestPlan(pilot_n=n, pilot_mean=float(mean), pilot_sd=float(sd), bound=float(bound), effect=effect,
+                     effect_lcb=effect_lcb, confidence=confidence, tail=tail, power=power, repetitions=repetitions,
+                     probability=t_test_power(repetitions, effect_lcb, tail))
+
+
+def _unit_iv(value, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
+        raise ValueError(f"{name} must be a number in (0, 1), got {value!r}")
+    return float(value)
