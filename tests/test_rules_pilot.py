@@ -43,28 +43,65 @@ def test_sign_test_plan_splits_the_target_over_the_tests_that_must_all_reject():
     assert pilot.sign_test_plan([(16, 16)], 1e-6, target=0.5).power == DESIGN_POWER
 
 
-def test_sign_test_plan_probability_is_the_rules_chance_of_violated_at_every_setting():
-    # Two settings that must both be violated, at a level where the chance is measurable.
-    plan = pilot.sign_test_plan([(9, 10), (9, 10)], 0.01, target=0.5)
-    rng = np.random.default_rng(20261124 + 7)
-    replications = 2000
-    def point(k):
-        return [rules.PairedPoint("x", a=[1.0] * k + [0.0] * (plan.seeds - k), b=[0.5] * plan.seeds)]
+def _sign_test_frequency(plan, replications, rng):
+    """How often the claim's rule is violated at every test when each seed's pair has the side
+    won with the plan's bounds (ties at the plan's upper bound on their rate)."""
 
-    # A setting's verdict depends on its count only: decide each count once, at the plan's tail.
-    violated = {k: rules.paired_comparison("demo", point(k), plan.tail).verdict == VIOLATED
-                for k in range(plan.seeds + 1)}
-    counts = rng.binomial(plan.seeds, plan.share_lcb, size=(replications, len(plan.share_lcb)))
-    found = sum(all(violated[int(k)] for k in row) for row in counts)
-    # at_some_setting, the claim's rule, tests each setting at its alpha / settings and is
-    # violated when every setting is: the same decision.
-    for row in counts[:5]:
-        settings = {str(s): point(int(k)) for s, k in enumerate(row)}
-        assert (rules.at_some_setting("demo", settings, 2 * plan.tail).verdict == VIOLATED) == all(
-            violated[int(k)] for k in row)
-    # 4.5 standard deviations: a false failure about once in 10^5 runs.
+    def point(wins, losses, ties):
+        a = [1.0] * wins + [0.0] * losses + [0.5] * ties
+        return [rules.PairedPoint("x", a=a, b=[0.5] * len(a))]
+
+    def violated(counts):
+        # The rule's decision (checked against the rule below): the Clopper-Pearson lower end
+        # over the seeds without a tie above 1/2.
+        wins, losses, _ = counts
+        return wins + losses > 0 and statistics.clopper_pearson(
+            wins, wins + losses, 1 - plan.tail, alternative="greater").low > 0.5
+
+    laws = [(share * (1 - tie), (1 - share) * (1 - tie), tie) for share, tie in zip(plan.share_lcb, plan.tie_ucb,
+                                                                                   strict=True)]
+    draws = [rng.multinomial(plan.seeds, law, size=replications) for law in laws]
+    found = sum(all(violated(tuple(int(c) for c in d[r])) for d in draws) for r in range(replications))
+    # at_some_setting, the claim's rule over settings, tests each at its alpha / settings and is
+    # violated when every one is: the same decision.
+    for r in range(3):
+        for d in draws:
+            counts = tuple(int(c) for c in d[r])
+            assert (rules.paired_comparison("demo", point(*counts), plan.tail).verdict == VIOLATED) == violated(counts)
+        settings = {str(s): point(*map(int, d[r])) for s, d in enumerate(draws)}
+        assert (rules.at_some_setting("demo", settings, len(draws) * plan.tail).verdict == VIOLATED) == all(
+            violated(tuple(int(c) for c in d[r])) for d in draws)
+    return found / replications
+
+
+@pytest.mark.parametrize("entries", [[(9, 10), (9, 10)], [(14, 20, 4)]], ids=["ties against", "ties apart"])
+def test_sign_test_plan_probability_bounds_the_rules_chance_of_violated(entries):
+    # At a level where the chance, about the design power, is measurable.
+    plan = pilot.sign_test_plan(entries, 0.01, target=0.5)
+    replications = 2000
+    frequency = _sign_test_frequency(plan, replications, np.random.default_rng(20261124 + 7))
+    # The stated probability is a lower bound: the rule is violated at least that often, less
+    # 4.5 standard deviations (a false failure about once in 10^5 runs) ...
     sd = math.sqrt(plan.probability * (1 - plan.probability) / replications)
-    assert abs(found / replications - plan.probability) < 4.5 * sd, (found, plan)
+    assert frequency > plan.probability - 4.5 * sd, (frequency, plan)
+    # ... and not by much more than the exact chance of rejecting with ties at their bound
+    # (the bound gives up little).
+    assert plan.probability > 0.8 * frequency, (frequency, plan)
+
+
+def test_sign_test_plan_with_ties_apart_is_planned_on_the_bounds():
+    tail = 1e-5
+    plan = pilot.sign_test_plan([(128, 200, 36)], tail)
+    share = statistics.clopper_pearson(128, 164, 0.975, alternative="greater").low
+    tie = statistics.clopper_pearson(36, 200, 0.975, alternative="less").high
+    assert plan.share_lcb == (share,) and plan.tie_ucb == (tie,)
+    assert share < 128 / 164 and tie > 36 / 200
+    # From about the point estimates (the bounds at confidence 1/2: 128 of 164, ties 18%) it
+    # would need far fewer seeds.
+    at_estimate = pilot.sign_test_plan([(128, 200, 36)], tail, confidence=0.5).seeds
+    assert plan.seeds > 1.5 * at_estimate
+    # Ties counted against the side instead: a share of 0.64, and many more seeds.
+    assert pilot.sign_test_plan([(128, 200)], tail).seeds > 3 * plan.seeds
 
 
 def test_sign_test_plan_refuses_a_pilot_without_an_effect():

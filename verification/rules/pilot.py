@@ -33,6 +33,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from scipy import optimize, stats
 
 from verification import statistics
@@ -54,27 +55,31 @@ class SignTestPlan:
 
     Attributes
     ----------
-    pilot : tuple of (int, int)
-        Per test that must reject, ``(k, n)``: the pilot's seeds on which the side to be
-        detected won (a tie counted against it), of its ``n`` seeds.
+    pilot : tuple of (int, int, int or None)
+        Per test that must reject, ``(k, n, ties)``: of the pilot's ``n`` seeds, ``k`` had the
+        side to be detected win and ``ties`` were ties (None: ties counted against the side).
     confidence : float
-        The one-sided confidence of the lower bounds.
+        The one-sided confidence with which all the bounds of a test hold together.
     share_lcb : tuple of float
-        Per test, the Clopper-Pearson lower bound on ``P[side wins]``.
+        Per test, the Clopper-Pearson lower bound on the share the sign test sees:
+        ``P[side wins | no tie]`` when ties are counted apart, else ``P[side wins]``.
+    tie_ucb : tuple of float
+        Per test, the Clopper-Pearson upper bound on ``P[tie]`` (0 when ties are counted against).
     tail : float
         The level each test is decided at.
     power : float
-        The power each test is planned for: ``max(DESIGN_POWER, target^(1/S))``.
+        The probability each test is planned to reject with: ``max(DESIGN_POWER, target^(1/S))``.
     seeds : int
-        Seeds per test: from this many on, every test has ``power`` at its lower bound.
+        Seeds per test.
     probability : float
-        The probability that every test rejects at ``seeds`` seeds, at the lower bounds:
-        the chance of the expected verdict.
+        A lower bound, at the bounds, on the probability that every test rejects at ``seeds``
+        seeds: the chance of the expected verdict.
     """
 
-    pilot: tuple[tuple[int, int], ...]
+    pilot: tuple[tuple[int, int, int | None], ...]
     confidence: float
     share_lcb: tuple[float, ...]
+    tie_ucb: tuple[float, ...]
     tail: float
     power: float
     seeds: int
@@ -82,29 +87,37 @@ class SignTestPlan:
 
     def describe(self) -> str:
         """One line for a claim's configuration and report."""
-        counts = ", ".join(f"{k}/{n}" for k, n in self.pilot)
+        counts = ", ".join(f"{k}/{n}" + (f" ({t} ties)" if t is not None else "") for k, n, t in self.pilot)
         bounds = ", ".join(f"{b:.3f}" for b in self.share_lcb)
+        ties = "" if not any(self.tie_ucb) else (", tie rate at most " + ", ".join(f"{t:.3f}" for t in self.tie_ucb)
+                                                 + " (ties apart: the sign test leaves them out)")
         return (f"pilot {counts} seeds on the expected side; one-sided {self.confidence:.0%} Clopper-Pearson "
-                f"lower bound {bounds}; sign test at level {self.tail:.3g} with power {self.power:.3f} per test "
-                f"-> {self.seeds} seeds per point; P[expected verdict] >= {self.probability:.4f} at the bound")
+                f"lower bound {bounds} on the share{ties}; sign test at level {self.tail:.3g} with power "
+                f"{self.power:.3f} per test -> {self.seeds} seeds per point; P[expected verdict] >= "
+                f"{self.probability:.4f} at the bounds")
 
 
-def sign_test_plan(pilot: Sequence[tuple[int, int]], tail: float, *, confidence: float = CONFIDENCE,
+def sign_test_plan(pilot: Sequence[tuple[int, ...]], tail: float, *, confidence: float = CONFIDENCE,
                    target: float = TARGET) -> SignTestPlan:
     """Seeds per point for the sign test to reject at every one of ``S`` tests, planned on the
     pilot's lower confidence bounds.
 
     Parameters
     ----------
-    pilot : sequence of (int, int)
-        One ``(k, n)`` per test that must reject for the expected verdict (one, or one per
-        setting of :func:`verification.rules.comparison.at_some_setting`): ``k`` of the
-        pilot's ``n`` seeds had the side to be detected win.  Count a tie against it: the
-        rule leaves ties out, which only lowers its p-value, so the plan stays conservative.
+    pilot : sequence of (int, int) or (int, int, int)
+        One entry per test that must reject for the expected verdict (one, or one per setting
+        of :func:`verification.rules.comparison.at_some_setting`).  ``(k, n)``: ``k`` of the
+        pilot's ``n`` seeds had the side to be detected win, a tie counted against it (the
+        rule leaves ties out, which only lowers its p-value, so this is conservative; for a
+        statistic with a continuous law, where ties do not happen).  ``(k, n, ties)``: ties
+        counted apart (for a statistic with a discrete law, a test error, where they are
+        common): the share the sign test sees, ``P[win | no tie]``, is bounded below from the
+        ``n - ties`` seeds without a tie and the tie rate above, each at ``(1 + confidence) / 2``
+        so that both hold together with ``confidence``.
     tail : float
         The level each test is decided at, in (0, 1).
     confidence : float, default 0.95
-        One-sided confidence of the Clopper-Pearson lower bounds, in (0, 1).
+        One-sided confidence of the bounds of one test, in (0, 1).
     target : float, default 0.95
         The probability of the expected verdict to plan for, in (0, 1).
 
@@ -115,8 +128,19 @@ def sign_test_plan(pilot: Sequence[tuple[int, int]], tail: float, *, confidence:
     Raises
     ------
     ValueError
-        When a lower bound is not above 1/2: the pilot does not show an effect the sign test
-        can be planned for (the claim cannot reach its power from this pilot).
+        When a lower bound on the share is not above 1/2: the pilot does not show an effect
+        the sign test can be planned for (the claim cannot reach its power from this pilot).
+
+    Notes
+    -----
+    A test rejects with probability at least ``power'`` once it sees ``n' =
+    sign_test_seeds(share_lcb, tail, power')`` seeds without a tie, whatever their number
+    beyond (:func:`verification.statistics.binomial_sample_size` plans past the saw-tooth of
+    the discrete power); with a tie rate at most ``tie_ucb``, ``N`` seeds give at least ``n'``
+    without a tie with probability at least ``P[Bin(N, 1 - tie_ucb) >= n']``.  A test's
+    probability of rejecting at ``N`` is bounded below by the largest product of the two over
+    a grid of ``power'``, and ``seeds`` is the smallest ``N`` at which every test's bound
+    reaches ``power``.
 
     Examples
     --------
@@ -124,25 +148,59 @@ def sign_test_plan(pilot: Sequence[tuple[int, int]], tail: float, *, confidence:
     >>> round(plan.share_lcb[0], 3), plan.seeds > 17  # 17 seeds would do at a share of 1
     (0.829, True)
     """
-    if isinstance(pilot, tuple) and len(pilot) == 2 and all(isinstance(v, int) for v in pilot):
-        raise TypeError("pilot must be a sequence of (k, n) pairs, one per test: wrap a single pair in a list")
+    if isinstance(pilot, tuple) and all(isinstance(v, int) for v in pilot):
+        raise TypeError("pilot must be a sequence of (k, n) or (k, n, ties), one per test: wrap a single "
+                        "entry in a list")
     if not pilot:
-        raise ValueError("pilot must hold at least one (k, n) pair")
+        raise ValueError("pilot must hold at least one (k, n) or (k, n, ties) entry")
     target = _unit_iv(target, "target")
     confidence = _unit_iv(confidence, "confidence")
-    bounds = []
-    for k, n in pilot:
-        low = statistics.clopper_pearson(k, n, confidence, alternative="greater").low
+    tail = _unit_iv(tail, "tail")
+    power = max(DESIGN_POWER, target ** (1.0 / len(pilot)))
+    entries, bounds, tie_bounds, floors = [], [], [], []
+    for entry in pilot:
+        if len(entry) not in (2, 3):
+            raise ValueError(f"pilot entries must be (k, n) or (k, n, ties), got {entry!r}")
+        k, n, ties = (*entry, None) if len(entry) == 2 else entry
+        if ties is None:
+            low = statistics.clopper_pearson(k, n, confidence, alternative="greater").low
+            tie_high = 0.0
+        else:
+            each = 1.0 - (1.0 - confidence) / 2.0
+            if not (isinstance(ties, int) and 0 <= ties and k + ties <= n):
+                raise ValueError(f"pilot entry {entry!r}: ties must be an int with k + ties <= n")
+            low = statistics.clopper_pearson(k, n - ties, each, alternative="greater").low if n > ties else 0.0
+            tie_high = statistics.clopper_pearson(ties, n, each, alternative="less").high
         if not low > SHARE_BOUND:
-            raise ValueError(f"pilot: {k} of {n} seeds bound the share below only by {low:.3f} "
-                             f"(one-sided {confidence:.0%}), not above 1/2: no sign-test plan reaches power "
-                             "from this pilot")
+            raise ValueError(f"pilot: {entry!r} bounds the share below only by {low:.3f} (one-sided "
+                             f"{confidence:.0%}), not above 1/2: no sign-test plan reaches power from this pilot")
+        entries.append((int(k), int(n), ties))
         bounds.append(low)
-    power = max(DESIGN_POWER, target ** (1.0 / len(bounds)))
-    seeds = max(sign_test_seeds(b, tail, power) for b in bounds)
-    probability = math.prod(statistics.binomial_power(seeds, SHARE_BOUND, b, tail) for b in bounds)
-    return SignTestPlan(pilot=tuple((int(k), int(n)) for k, n in pilot), confidence=confidence,
-                        share_lcb=tuple(bounds), tail=tail, power=power, seeds=seeds, probability=probability)
+        tie_bounds.append(tie_high)
+        floors.append(_rejection_floor(low, tie_high, tail, power))
+    seeds = max(f.start for f in floors)
+    while min(f(seeds) for f in floors) < power:
+        seeds += 1
+    return SignTestPlan(pilot=tuple(entries), confidence=confidence, share_lcb=tuple(bounds),
+                        tie_ucb=tuple(tie_bounds), tail=tail, power=power, seeds=seeds,
+                        probability=math.prod(f(seeds) for f in floors))
+
+
+class _rejection_floor:
+    """``N -> `` a lower bound on one sign test's probability of rejecting from ``N`` seeds, at
+    a share ``share`` without ties and a tie rate ``tie`` (see :func:`sign_test_plan`, Notes)."""
+
+    def __init__(self, share: float, tie: float, tail: float, power: float):
+        # power' from the planned power up to 1 - 1e-5: a larger power' needs more seeds without a tie.
+        grid = 1.0 - np.geomspace(1.0 - power, 1e-5, 40)
+        self.tie = tie
+        self.grid = grid
+        self.needed = np.array([sign_test_seeds(share, tail, float(p)) for p in grid])
+        self.start = int(self.needed[0])
+
+    def __call__(self, seeds: int) -> float:
+        reach = stats.binom.sf(self.needed - 1, seeds, 1.0 - self.tie) if self.tie > 0 else (self.needed <= seeds)
+        return float(np.max(reach * self.grid))
 
 
 @dataclass(frozen=True)
