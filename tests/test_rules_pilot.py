@@ -94,8 +94,10 @@ def test_sign_test_plan_with_ties_apart_is_planned_on_the_bounds():
     plan = pilot.sign_test_plan([(128, 200, 36)], tail)
     share = statistics.clopper_pearson(128, 164, 0.975, alternative="greater").low
     tie = statistics.clopper_pearson(36, 200, 0.975, alternative="less").high
-    assert plan.share_lcb == (share,) and plan.tie_ucb == (tie,)
-    assert share < 128 / 164 and tie > 36 / 200
+    assert plan.share_lcb == (share,)
+    assert plan.tie_ucb == (tie,)
+    assert share < 128 / 164
+    assert tie > 36 / 200
     # From about the point estimates (the bounds at confidence 1/2: 128 of 164, ties 18%) it
     # would need far fewer seeds.
     at_estimate = pilot.sign_test_plan([(128, 200, 36)], tail, confidence=0.5).seeds

@@ -167,7 +167,7 @@ def sign_test_plan(pilot: Sequence[tuple[int, ...]], tail: float, *, confidence:
             tie_high = 0.0
         else:
             each = 1.0 - (1.0 - confidence) / 2.0
-            if not (isinstance(ties, int) and 0 <= ties and k + ties <= n):
+            if not (isinstance(ties, int) and ties >= 0 and k + ties <= n):
                 raise ValueError(f"pilot entry {entry!r}: ties must be an int with k + ties <= n")
             low = statistics.clopper_pearson(k, n - ties, each, alternative="greater").low if n > ties else 0.0
             tie_high = statistics.clopper_pearson(ties, n, each, alternative="less").high
@@ -177,7 +177,7 @@ def sign_test_plan(pilot: Sequence[tuple[int, ...]], tail: float, *, confidence:
         entries.append((int(k), int(n), ties))
         bounds.append(low)
         tie_bounds.append(tie_high)
-        floors.append(_rejection_floor(low, tie_high, tail, power))
+        floors.append(_RejectionFloor(low, tie_high, tail, power))
     seeds = max(f.start for f in floors)
     while min(f(seeds) for f in floors) < power:
         seeds += 1
@@ -186,7 +186,7 @@ def sign_test_plan(pilot: Sequence[tuple[int, ...]], tail: float, *, confidence:
                         probability=math.prod(f(seeds) for f in floors))
 
 
-class _rejection_floor:
+class _RejectionFloor:
     """``N -> `` a lower bound on one sign test's probability of rejecting from ``N`` seeds, at
     a share ``share`` without ties and a tie rate ``tie`` (see :func:`sign_test_plan`, Notes)."""
 
