@@ -536,8 +536,9 @@ def _figure1_trials(D, budgets, share):
 _BUDGETS = {"psi_evaluations": [2e4, 2e5, 2e6], "feature_draws": [1e4]}
 #: the planned profiles decide the deciding accounting only (psi evaluations) at one D: the
 #: claim's statement and its deciding cell are those of full, the level is split over what they
-#: decide, and a master seed of the quick profile costs about a quarter of the full grid's
-#: time per seed (the feature-draw cells are decided in full).
+#: decide (2 cells, not 4; 2 points a budget, not 4 or 12), and the planned seeds of the quick
+#: profile fit 20 master seeds of the self-test in a night on 2 cores (the feature-draw cells
+#: and the other D are decided in full).
 _SMOKE_BUDGETS = {"psi_evaluations": [2e4]}
 _PLANNED_BUDGETS = {"psi_evaluations": _BUDGETS["psi_evaluations"]}
 _PLANNED_D = [550]
@@ -583,7 +584,8 @@ def _figure1_planned_trials(profile: str) -> int:
 def _figure1_plan_text(profile: str) -> str:
     pilot = _FIGURE1_PILOT[profile]
     seeds = " and ".join(map(str, pilot["master_seeds"]))
-    return (f"pilot on master seeds {seeds} ({pilot['seeds']} seeds per budget, {profile} trials at D = 550; "
+    return (f"pilot on master seeds {seeds} ({pilot['seeds']} seeds per budget, {profile} trials at D = "
+            f"{', '.join(map(str, _PLANNED_D))}; "
             f"Fixed-Random lower online at budgets " + ", ".join(f"{b:g}" for b in pilot["fixed_random_lower"])
             + "): " + figure1_plan(profile).describe())
 
