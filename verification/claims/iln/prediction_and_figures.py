@@ -549,7 +549,7 @@ _PLANNED_D = [550]
 #: its budgets), seen before the plan and the expected verdict were fixed.  Per budget, the
 #: seeds on which Fixed-Random's average online loss (the deciding cell's loss) was below
 #: Shrinking Gradient's, of the seeds at that budget; a tie would count against.
-_FIGURE1_PILOT = {
+FIGURE1_PILOT = {
     "smoke": {"master_seeds": (4012004,), "seeds": 24, "fixed_random_lower": {2e4: 24}},
     "quick": {"master_seeds": (4012001, 4012006), "seeds": 32,
               "fixed_random_lower": {2e4: 32, 2e5: 32, 2e6: 32}},
@@ -559,7 +559,7 @@ _PLANNED = {"smoke": _SMOKE_BUDGETS, "quick": _PLANNED_BUDGETS}
 
 @functools.cache
 def figure1_plan(profile: str) -> SignTestPlan:
-    """The seed plan of ``profile`` ("smoke" or "quick") from its pilot (:data:`_FIGURE1_PILOT`).
+    """The seed plan of ``profile`` ("smoke" or "quick") from its pilot (:data:`FIGURE1_PILOT`).
 
     The expected verdict, violated on :data:`DECIDING_CELL`, needs the cell violated at every
     budget (:func:`verification.rules.at_some_setting`), and a budget is violated when a point
@@ -569,7 +569,7 @@ def figure1_plan(profile: str) -> SignTestPlan:
     (:func:`verification.rules.pilot.sign_test_plan`); the probability of the expected verdict
     is the product over the budgets.
     """
-    pilot, budgets = _FIGURE1_PILOT[profile], _PLANNED[profile]
+    pilot, budgets = FIGURE1_PILOT[profile], _PLANNED[profile]
     grid = budgets[DECIDING_CELL.split("/")[1]]
     return sign_test_plan([(pilot["fixed_random_lower"][b], pilot["seeds"]) for b in grid],
                           _point_tail(_PLANNED_D, budgets, grid))
@@ -582,7 +582,7 @@ def _figure1_planned_trials(profile: str) -> int:
 
 
 def _figure1_plan_text(profile: str) -> str:
-    pilot = _FIGURE1_PILOT[profile]
+    pilot = FIGURE1_PILOT[profile]
     seeds = " and ".join(map(str, pilot["master_seeds"]))
     return (f"pilot on master seeds {seeds} ({pilot['seeds']} seeds per budget, {profile} trials at D = "
             f"{', '.join(map(str, _PLANNED_D))}; "
@@ -618,13 +618,13 @@ register(Claim(
     # online loss, psi evaluations), the only reading there was when it was set; it was kept
     # when the other cells were added, and the other cells carry no expectation yet (no
     # pilot on seeds of their own has fixed one).  The pilots of the seed plans (HISTORY (4),
-    # _FIGURE1_PILOT) agree with it: Fixed-Random below on all 32 quick pilot seeds at each
+    # FIGURE1_PILOT) agree with it: Fixed-Random below on all 32 quick pilot seeds at each
     # budget, so the quick plan gives "violated" with probability at least 0.95 per master seed
     # at the pilot's lower bounds (figure1_plan).
     expected=VIOLATED,
     configs={
         # Smoke and quick: seeds per grid point planned on a pilot of their own
-        # (_FIGURE1_PILOT, figure1_plan; the "plan" entry shows the numbers), for the expected
+        # (FIGURE1_PILOT, figure1_plan; the "plan" entry shows the numbers), for the expected
         # verdict with probability at least 0.95 per master seed at the pilot's lower
         # confidence bounds.  Both decide the psi-evaluation cells at D = 550 only
         # (_PLANNED_BUDGETS: the deciding cell's statement, the level split over what they

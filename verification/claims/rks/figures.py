@@ -153,7 +153,7 @@ def _fig2_seeds(effect):
 #: (the runner's seeds, child(child(SeedSequence(4012003), claim key), i)), seen before the
 #: plan and the expected verdict were fixed.  Per data set, the mean and standard deviation
 #: over the 12 seeds of the decay exponent (minus the log-log slope of ||alpha||_inf on K).
-_FIG2_PILOT = {
+FIG2_PILOT = {
     "master_seed": 4012003, "profile": "quick", "seeds": 12,
     # The quick deciding data set, its quick grid of K (16 to 1024).
     "adult_like": {"mean": 0.023617, "sd": 0.066518},
@@ -172,8 +172,8 @@ def fig2_plan(pilot: str) -> TTestPlan:
     level (one side of one deciding point, :func:`alpha_inf_decide`), planned on the pilot's
     one-sided 95% lower confidence bound on the standardized shift below 0.8
     (:func:`verification.rules.pilot.t_test_plan`)."""
-    row = _FIG2_PILOT[pilot]
-    return t_test_plan(row["mean"], row["sd"], _FIG2_PILOT["seeds"],
+    row = FIG2_PILOT[pilot]
+    return t_test_plan(row["mean"], row["sd"], FIG2_PILOT["seeds"],
                        _FIG2_SIDE["exponent"] - _FIG2_SIDE["tolerance"], DESIGN_ALPHA)
 
 
@@ -182,8 +182,8 @@ def _fig2_planned_seeds(pilot: str) -> int:
 
 
 def _fig2_plan_text(pilot: str) -> str:
-    return (f"{pilot} pilot on master seed {_FIG2_PILOT['master_seed']} ({_FIG2_PILOT['seeds']} seeds, "
-            f"{_FIG2_PILOT['profile']} trials): " + fig2_plan(pilot).describe())
+    return (f"{pilot} pilot on master seed {FIG2_PILOT['master_seed']} ({FIG2_PILOT['seeds']} seeds, "
+            f"{FIG2_PILOT['profile']} trials): " + fig2_plan(pilot).describe())
 
 
 _FIG2 = (r"\text{Figure 2: the } L_\infty \text{ norm of } \alpha \text{ returned by RKS \dots} \|\alpha\|_\infty "
@@ -222,14 +222,14 @@ register(Claim(
     rule="rate",
     # Expected before running (see the package docstring): nearby stumps on a continuous
     # coordinate are nearly collinear, so the unconstrained weights do not fall like 1/K.
-    # Kept after the pilot of _FIG2_PILOT (issue 20, item 2), fixed before any deciding run of
+    # Kept after the pilot of FIG2_PILOT (issue 20, item 2), fixed before any deciding run of
     # this plan: on adult_like the mean decay exponent was 0.024 (sd 0.067, 12 seeds), its
     # one-sided 95% lower bound on the shift below 0.8 about 7.5 standard deviations; at the
     # quick plan's 10 seeds the t test at the design level finds that shift with probability
     # above 0.9999, so the quick profile is expected violated on (nearly) every master seed.
     expected=VIOLATED,
     configs={
-        # Smoke and quick: planned on the pilot (_FIG2_PILOT, fig2_plan): the fewest seeds at
+        # Smoke and quick: planned on the pilot (FIG2_PILOT, fig2_plan): the fewest seeds at
         # which the t test finds the pilot's lower confidence bound on the shift below 0.8
         # with probability at least 0.95 (and at least rules.MIN_REPETITIONS); the "plan"
         # entry shows the numbers.  Smoke: 14 seeds on breast_cancer; quick: 10 seeds (the
@@ -418,7 +418,7 @@ def _fig1_seeds(n_targets, failure_share):
 #: the seeds on which RKS's best error over its K exceeds AdaBoost's, and the ties (RKS's error
 #: equal to AdaBoost's: common for test errors over 142 points), which the sign test leaves
 #: out and the plan counts apart (:func:`verification.rules.pilot.sign_test_plan`).
-_FIG1_PILOT = {
+FIG1_PILOT = {
     "master_seeds": (4012002, 4012005), "profile": "quick", "seeds": 200,
     # (seeds with RKS's best error over the quick grid of K (10 to 200) above AdaBoost's
     # 64-round error, ties): above on 128, below on 36, equal on 36.
@@ -439,8 +439,8 @@ def fig1_plan(pilot: str, n_targets: int) -> SignTestPlan:
     ``n_targets`` targets (the split of :func:`vs_adaboost_decide`), planned on the pilot's
     one-sided 95% Clopper-Pearson bounds on the share of seeds without a tie on which RKS's
     error is above AdaBoost's and on the tie rate (:func:`verification.rules.pilot.sign_test_plan`)."""
-    above, ties = _FIG1_PILOT[pilot]
-    return sign_test_plan([(above, _FIG1_PILOT["seeds"], ties)], DESIGN_ALPHA / (2 * n_targets))
+    above, ties = FIG1_PILOT[pilot]
+    return sign_test_plan([(above, FIG1_PILOT["seeds"], ties)], DESIGN_ALPHA / (2 * n_targets))
 
 
 def _fig1_planned_seeds(pilot: str, n_targets: int) -> int:
@@ -448,8 +448,8 @@ def _fig1_planned_seeds(pilot: str, n_targets: int) -> int:
 
 
 def _fig1_plan_text(pilot: str, n_targets: int) -> str:
-    seeds = " and ".join(map(str, _FIG1_PILOT["master_seeds"]))
-    return (f"{pilot} pilot on master seeds {seeds} ({_FIG1_PILOT['seeds']} seeds, {_FIG1_PILOT['profile']} "
+    seeds = " and ".join(map(str, FIG1_PILOT["master_seeds"]))
+    return (f"{pilot} pilot on master seeds {seeds} ({FIG1_PILOT['seeds']} seeds, {FIG1_PILOT['profile']} "
             f"trials): " + fig1_plan(pilot, n_targets).describe())
 
 
@@ -467,14 +467,14 @@ register(Claim(
     # Expected before running (see the package docstring): MATLAB vs compiled scikit-learn and
     # a few hundred training points: below 10x at some target error on most seeds.  Since the
     # parts were scored apart (issue 20), the violation found is of the reach part: AdaBoost's
-    # 64-round error is not reached on most seeds.  Kept after the pilot of _FIG1_PILOT, and
+    # 64-round error is not reached on most seeds.  Kept after the pilot of FIG1_PILOT, and
     # fixed before any deciding run of this plan: RKS's best error was above AdaBoost's
     # 64-round error on 128 of 200 pilot seeds, below on 36 and equal on 36 (78% of the seeds
     # without a tie); where RKS reached the error it was 10x faster on every pilot seed, so the
     # violation expected is of the reach part (the plan's numbers: fig1_plan).
     expected=VIOLATED,
     configs={
-        # Smoke and quick are planned on the pilot (_FIG1_PILOT, fig1_plan; the "plan" entry
+        # Smoke and quick are planned on the pilot (FIG1_PILOT, fig1_plan; the "plan" entry
         # shows the numbers): seeds for the sign test of the reach part at AdaBoost's 64-round
         # error to reject with probability at least 0.95 at the pilot's lower confidence bound.
         # Both decide at that one target (the statement, "for a given error rate RKS is
