@@ -26,9 +26,9 @@ def test_sign_test_plan_is_planned_on_the_lower_bound_not_the_point_estimate():
     low = statistics.clopper_pearson(18, 20, 0.95, alternative="greater").low
     assert plan.share_lcb == (low,)
     assert low < 0.9  # the point estimate
-    assert plan.seeds == sign_test_seeds(low, tail, 0.95)
+    assert plan.seeds == sign_test_seeds(low, tail, pilot.TARGET)
     # A plan from the point estimate would need far fewer seeds: this fails if it were one.
-    assert plan.seeds > 1.5 * sign_test_seeds(0.9, tail, 0.95)
+    assert plan.seeds > 1.5 * sign_test_seeds(0.9, tail, pilot.TARGET)
     # 16 of 16: the point estimate (every seed) would plan the 17 seeds of 2^-17 < 1e-5.
     assert pilot.sign_test_plan([(16, 16)], tail).seeds > 3 * sign_test_seeds(1.0, tail)
 
@@ -121,10 +121,10 @@ def test_t_test_plan_is_planned_on_the_lower_bound_not_the_point_estimate():
     # The bound: the pilot's t statistic is at the 95% point of the noncentral t at it.
     observed = math.sqrt(n) * plan.effect
     assert stats.nct.cdf(observed, n - 1, math.sqrt(n) * plan.effect_lcb) == pytest.approx(0.95)
-    assert pilot.t_test_power(plan.repetitions, plan.effect_lcb, tail) >= 0.95
-    assert pilot.t_test_power(plan.repetitions - 1, plan.effect_lcb, tail) < 0.95
+    assert pilot.t_test_power(plan.repetitions, plan.effect_lcb, tail) >= pilot.TARGET
+    assert pilot.t_test_power(plan.repetitions - 1, plan.effect_lcb, tail) < pilot.TARGET
     # Planned on the point estimate, it would need far fewer: this fails if it were.
-    at_estimate = next(m for m in range(2, 1000) if pilot.t_test_power(m, plan.effect, tail) >= 0.95)
+    at_estimate = next(m for m in range(2, 1000) if pilot.t_test_power(m, plan.effect, tail) >= pilot.TARGET)
     assert plan.repetitions > 2 * at_estimate
 
 
