@@ -17,7 +17,9 @@ so that a verdict's numbers mean the same thing whatever the claim:
   exact sign test (no range or shape assumed), and a statement made for some unstated setting;
 * :mod:`~verification.rules.rate`: a fitted log-log exponent against a printed one;
 * :mod:`~verification.rules.invariant`: a deterministic invariant on every round of every run;
-* :mod:`~verification.rules.family`: Holm's step-down over the claims of one run.
+* :mod:`~verification.rules.family`: Holm's step-down over the claims of one run;
+* :mod:`~verification.rules.pilot`: seed plans from a pilot, on its lower confidence bound
+  on the effect (imported from there: the rules above decide, a plan only sizes a profile).
 
 Power means one thing for every rule: ``min_detectable_ratio``, the smallest statistic /
 bound (oriented so that above 1 the printed statement is exceeded) that the rule detects with

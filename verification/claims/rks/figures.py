@@ -27,6 +27,7 @@ from iln.random_streams import child
 from verification import catalog, rules, statistics
 from verification.catalog import DESIGN_ALPHA, Claim, Source, register
 from verification.claims.rks import instances
+from verification.rules.pilot import SignTestPlan, TTestPlan, sign_test_plan, t_test_plan
 from verification.rules.rate import detectable_effect
 from verification.verdicts import VIOLATED, Verdict
 
@@ -147,6 +148,44 @@ def _fig2_seeds(effect):
     return n
 
 
+#: the pilot of Figure 2's plan (issue 20, item 2), on master seed 4012003, which no deciding run
+#: uses (the self-test's 0..19, the report's 0, 2026): 12 trials of the quick configuration
+#: (the runner's seeds, child(child(SeedSequence(4012003), claim key), i)), seen before the
+#: plan and the expected verdict were fixed.  Per data set, the mean and standard deviation
+#: over the 12 seeds of the decay exponent (minus the log-log slope of ||alpha||_inf on K).
+FIG2_PILOT = {
+    "master_seed": 4012003, "profile": "quick", "seeds": 12,
+    # The quick deciding data set, its quick grid of K (16 to 1024).
+    "adult_like": {"mean": 0.023617, "sd": 0.066518},
+    # The smoke deciding data set at the smoke grid (K = 8 to 64, a subset of quick's grid
+    # taken from the same trials; smoke draws its own streams, of the same law).
+    "breast_cancer/smoke_grid": {"mean": 0.19309, "sd": 0.16177},
+    # Seen, not planned on (not deciding): breast_cancer at the quick grid 0.098 (sd 0.140),
+    # digits -0.019 (sd 0.187).
+}
+
+
+@functools.cache
+def fig2_plan(pilot: str) -> TTestPlan:
+    """Figure 2's plan from the pilot's row ``pilot``: the rate rule's one-sided t test of the
+    deciding data set's mean decay exponent against ``exponent - tolerance`` (0.8), at the design
+    level (one side of one deciding point, :func:`alpha_inf_decide`), planned on the pilot's
+    one-sided 95% lower confidence bound on the standardized shift below 0.8
+    (:func:`verification.rules.pilot.t_test_plan`)."""
+    row = FIG2_PILOT[pilot]
+    return t_test_plan(row["mean"], row["sd"], FIG2_PILOT["seeds"],
+                       _FIG2_SIDE["exponent"] - _FIG2_SIDE["tolerance"], DESIGN_ALPHA)
+
+
+def _fig2_planned_seeds(pilot: str) -> int:
+    return fig2_plan(pilot).repetitions
+
+
+def _fig2_plan_text(pilot: str) -> str:
+    return (f"{pilot} pilot on master seed {FIG2_PILOT['master_seed']} ({FIG2_PILOT['seeds']} seeds, "
+            f"{FIG2_PILOT['profile']} trials): " + fig2_plan(pilot).describe())
+
+
 _FIG2 = (r"\text{Figure 2: the } L_\infty \text{ norm of } \alpha \text{ returned by RKS \dots} \|\alpha\|_\infty "
          r"\text{ decays with K};\ \text{Section 4: ``the } L_\infty \text{ norm of the unconstrained optimum "
          r"of (3) for the adult dataset does decays linearly with K''}")
@@ -183,13 +222,26 @@ register(Claim(
     rule="rate",
     # Expected before running (see the package docstring): nearby stumps on a continuous
     # coordinate are nearly collinear, so the unconstrained weights do not fall like 1/K.
+    # Kept after the pilot of FIG2_PILOT (issue 20, item 2), fixed before any deciding run of
+    # this plan: on adult_like the mean decay exponent was 0.024 (sd 0.067, 12 seeds), its
+    # one-sided 95% lower bound on the shift below 0.8 about 7.5 standard deviations; at the
+    # quick plan's 10 seeds the t test at the design level finds that shift with probability
+    # above 0.9999, so the quick profile is expected violated on (nearly) every master seed.
     expected=VIOLATED,
     configs={
-        # 10 seeds: the fewest the rate rule decides from (rules.MIN_REPETITIONS).
-        "smoke": {"n_trials": 10, "datasets": ["breast_cancer"], "K": [8, 16, 32, 64], **_FIG2_SIDE},
-        # Detect a decay exponent 1.5 (quick) and 1 (full) standard deviations below its bound.
-        "quick": {"n_trials": functools.partial(_fig2_seeds, 1.5), "datasets": ["adult_like", "breast_cancer", "digits"],
-                  "K": _FIG2_K, **_FIG2_SIDE},
+        # Smoke and quick: planned on the pilot (FIG2_PILOT, fig2_plan): the fewest seeds at
+        # which the t test finds the pilot's lower confidence bound on the shift below 0.8
+        # with probability at least 0.98 (and at least rules.MIN_REPETITIONS); the "plan"
+        # entry shows the numbers.  Smoke: 15 seeds on breast_cancer; quick: 10 seeds (the
+        # rule's minimum: adult_like's exponents lie about 12 standard deviations below 0.8).
+        "smoke": {"n_trials": functools.partial(_fig2_planned_seeds, "breast_cancer/smoke_grid"),
+                  "datasets": ["breast_cancer"], "K": [8, 16, 32, 64], **_FIG2_SIDE,
+                  "plan": functools.partial(_fig2_plan_text, "breast_cancer/smoke_grid")},
+        "quick": {"n_trials": functools.partial(_fig2_planned_seeds, "adult_like"),
+                  "datasets": ["adult_like", "breast_cancer", "digits"], "K": _FIG2_K, **_FIG2_SIDE,
+                  "plan": functools.partial(_fig2_plan_text, "adult_like")},
+        # Full: detect a decay exponent 1 standard deviation below its bound (not yet planned
+        # from a pilot: its trials are those of the committed report).
         "full": {"n_trials": functools.partial(_fig2_seeds, 1.0), "datasets": ["adult_like", "breast_cancer", "digits"],
                  "K": _FIG2_K_FULL, **_FIG2_SIDE},
     },
@@ -358,6 +410,49 @@ def _fig1_seeds(n_targets, failure_share):
     return rules.sign_test_seeds(failure_share, DESIGN_ALPHA / (2 * n_targets))
 
 
+#: the pilot of Figure 1's plan (issue 20, item 2), on master seeds 4012002 (60 trials of the quick
+#: configuration as it was, AdaBoost at 2 to 64 rounds) and 4012005 (140 trials with AdaBoost at
+#: 64 rounds only, the quick configuration planned here), which no deciding run uses (the
+#: self-test's 0..19, the report's 0, 2026); seen before the plan and the expected verdict were
+#: fixed.  What decides the quick profile is the reach part at AdaBoost's 64-round error:
+#: the seeds on which RKS's best error over its K exceeds AdaBoost's, and the ties (RKS's error
+#: equal to AdaBoost's: common for test errors over 142 points), which the sign test leaves
+#: out and the plan counts apart (:func:`verification.rules.pilot.sign_test_plan`).
+FIG1_PILOT = {
+    "master_seeds": (4012002, 4012005), "profile": "quick", "seeds": 200,
+    # (seeds with RKS's best error over the quick grid of K (10 to 200) above AdaBoost's
+    # 64-round error, ties): above on 128, below on 36, equal on 36.
+    "reach@64": (128, 36),
+    # The same over the smoke grid (K = 10, 50, 100), from the same trials: 143 above, 30
+    # below, 27 equal.
+    "reach@64/smoke_grid": (143, 27),
+    # Seen, not planned on: on the first 60 seeds, RKS's best error was above AdaBoost's at 4
+    # rounds on 4 and at 16 rounds on 19 (not a majority: those targets do not make the
+    # verdict), and where RKS reached an error it was 10x faster on most seeds at every target.
+}
+
+
+@functools.cache
+def fig1_plan(pilot: str, n_targets: int) -> SignTestPlan:
+    """Figure 1's plan from the pilot's count ``pilot``: the sign test of the reach part at
+    AdaBoost's 64-round error, at the design level split over the two parts of each of
+    ``n_targets`` targets (the split of :func:`vs_adaboost_decide`), planned on the pilot's
+    one-sided 95% Clopper-Pearson bounds on the share of seeds without a tie on which RKS's
+    error is above AdaBoost's and on the tie rate (:func:`verification.rules.pilot.sign_test_plan`)."""
+    above, ties = FIG1_PILOT[pilot]
+    return sign_test_plan([(above, FIG1_PILOT["seeds"], ties)], DESIGN_ALPHA / (2 * n_targets))
+
+
+def _fig1_planned_seeds(pilot: str, n_targets: int) -> int:
+    return fig1_plan(pilot, n_targets).seeds
+
+
+def _fig1_plan_text(pilot: str, n_targets: int) -> str:
+    seeds = " and ".join(map(str, FIG1_PILOT["master_seeds"]))
+    return (f"{pilot} pilot on master seeds {seeds} ({FIG1_PILOT['seeds']} seeds, {FIG1_PILOT['profile']} "
+            f"trials): " + fig1_plan(pilot, n_targets).describe())
+
+
 _FIG1 = (r"\text{Figure 1: \dots It plots testing+training time required to achieve a desired error rate. For "
          r"a given error rate, Random Kitchen Sinks is between one and three orders of magnitude faster than "
          r"Adaboost.''}")
@@ -370,19 +465,29 @@ register(Claim(
     sources=(Source("RKS", "Figure 1 caption and Section 4", _FIG1),),
     rule="comparison",
     # Expected before running (see the package docstring): MATLAB vs compiled scikit-learn and
-    # a few hundred training points: below 10x at some target error on most seeds.
+    # a few hundred training points: below 10x at some target error on most seeds.  Since the
+    # parts were scored apart (issue 20), the violation found is of the reach part: AdaBoost's
+    # 64-round error is not reached on most seeds.  Kept after the pilot of FIG1_PILOT, and
+    # fixed before any deciding run of this plan: RKS's best error was above AdaBoost's
+    # 64-round error on 128 of 200 pilot seeds, below on 36 and equal on 36 (78% of the seeds
+    # without a tie); where RKS reached the error it was 10x faster on every pilot seed, so the
+    # violation expected is of the reach part (the plan's numbers: fig1_plan).
     expected=VIOLATED,
     configs={
-        # Seeds planned so that the binomial rule detects a share of seeds with a 10x speed-up of
-        # 1/4 or less (smoke: one target, 1/5 or less) with the design power.  (A first plan of
-        # 24 seeds, enough only for an all-seeds "holds", gave "inconclusive" at a share of 5/24:
-        # the seeds were replanned for power; rule, ratio and expectation are unchanged.  The
-        # replanned quick run gave "inconclusive" again at 64 rounds, where RKS reaches AdaBoost's
-        # error on 30 of 85 seeds: quick and full are planned for a share of 0.35 (failure share
-        # 0.65), the pilot's, so the first 85 seeds of the decisive runs are the pilot's own.)
-        "smoke": {**_FIG1_BASE, "n_trials": functools.partial(_fig1_seeds, 1, 0.8), "K_rks": [10, 50, 100],
-                  "K_adaboost": [64], "targets": [64]},
-        "quick": {**_FIG1_BASE, "n_trials": functools.partial(_fig1_seeds, 3, 0.65)},
+        # Smoke and quick are planned on the pilot (FIG1_PILOT, fig1_plan; the "plan" entry
+        # shows the numbers): seeds for the sign test of the reach part at AdaBoost's 64-round
+        # error to reject with probability at least 0.98 at the pilot's lower confidence bounds.
+        # Both decide at that one target (the statement, "for a given error rate RKS is
+        # faster", is the same; they test it at one error rate, full at three), so the level
+        # is split over its two parts only, and AdaBoost runs at 64 rounds only, which halves
+        # a trial's time.  (Before this plan, quick and full took seeds planned on a share of
+        # 0.65 seen on the first 85 seeds of the deciding runs themselves, not a pilot of
+        # their own; full keeps that plan, since its trials are those of the committed report.)
+        "smoke": {**_FIG1_BASE, "n_trials": functools.partial(_fig1_planned_seeds, "reach@64/smoke_grid", 1),
+                  "K_rks": [10, 50, 100], "K_adaboost": [64], "targets": [64],
+                  "plan": functools.partial(_fig1_plan_text, "reach@64/smoke_grid", 1)},
+        "quick": {**_FIG1_BASE, "n_trials": functools.partial(_fig1_planned_seeds, "reach@64", 1),
+                  "K_adaboost": [64], "targets": [64], "plan": functools.partial(_fig1_plan_text, "reach@64", 1)},
         "full": {**_FIG1_BASE, "n_trials": functools.partial(_fig1_seeds, 3, 0.65),
                  "K_rks": [*_FIG1_BASE["K_rks"], 300]},
     },

@@ -1,0 +1,74 @@
+"""The figure claims' seed plans (issue 20, item 2): each profile's seeds come from its pilot's
+lower confidence bound, never the point estimate, on pilot seeds no deciding run uses, with a
+probability of the expected verdict of at least rules.pilot.TARGET (0.98) per master seed."""
+
+import pytest
+
+from verification import catalog, statistics
+from verification.catalog import DESIGN_ALPHA
+from verification.claims.iln import prediction_and_figures as pf
+from verification.claims.rks import figures
+from verification.rules import pilot
+from verification.rules.comparison import sign_test_seeds
+
+#: master seeds that decide: the self-test's 0..19 and the report's 0 and 2026, and the earlier
+#: pilot of iln.sec6.figure1's HISTORY, whose seeds were seen before.
+DECIDING_OR_SEEN = {*range(20), 2026, 20261124}
+
+
+@pytest.mark.parametrize("profile", ["smoke", "quick"])
+def test_figure1_plan_is_the_lower_bound_plan_of_its_own_pilot(profile):
+    plan = pf.figure1_plan(profile)
+    config = catalog.get(pf.FIGURE1_ID).config(profile)
+    run = pf.FIGURE1_PILOT[profile]
+    assert not DECIDING_OR_SEEN & set(run["master_seeds"])
+    budgets = config["budgets"]["psi_evaluations"]
+    wins = [run["fixed_random_lower"][b] for b in budgets]
+    assert plan.share_lcb == tuple(statistics.clopper_pearson(k, run["seeds"], 0.95, alternative="greater").low
+                                   for k in wins)
+    # The level of a point as figure1_decide splits it: 2 cells (one accounting) x budgets x
+    # 2 competitors at one D.
+    assert plan.tail == pytest.approx(DESIGN_ALPHA / (2 * len(budgets) * 2))
+    assert config["D"] == [550]
+    assert config["n_trials"] == plan.seeds * len(budgets)
+    assert plan.probability >= pilot.TARGET - 1e-12
+    # Every pilot seed had Fixed-Random lower: planned on that point estimate, the sign test
+    # would take the fewest seeds that reject at all.  This fails if the plan were.
+    assert plan.seeds > 2 * sign_test_seeds(1.0, plan.tail)
+    assert f"{plan.seeds} seeds per point" in config["plan"]
+
+
+@pytest.mark.parametrize(("profile", "row"), [("smoke", "reach@64/smoke_grid"), ("quick", "reach@64")])
+def test_fig1_plan_is_the_lower_bound_plan_of_its_own_pilot(profile, row):
+    config = catalog.get(figures.FIG1_ID).config(profile)
+    plan = figures.fig1_plan(row, len(config["targets"]))
+    assert not DECIDING_OR_SEEN & set(figures.FIG1_PILOT["master_seeds"])
+    above, ties = figures.FIG1_PILOT[row]
+    seeds = figures.FIG1_PILOT["seeds"]
+    assert plan.share_lcb == (statistics.clopper_pearson(above, seeds - ties, 0.975, alternative="greater").low,)
+    assert config["targets"] == [64]
+    assert plan.tail == pytest.approx(DESIGN_ALPHA / 2)  # two parts at one target
+    assert config["n_trials"] == plan.seeds
+    assert plan.probability >= pilot.TARGET - 1e-12
+    # About the point estimates (bounds at confidence 1/2) would plan far fewer seeds.
+    estimate = pilot.sign_test_plan([(above, seeds, ties)], plan.tail, confidence=0.5)
+    assert plan.seeds > 1.3 * estimate.seeds
+
+
+@pytest.mark.parametrize(("profile", "row"), [("smoke", "breast_cancer/smoke_grid"), ("quick", "adult_like")])
+def test_fig2_plan_is_the_lower_bound_plan_of_its_own_pilot(profile, row):
+    config = catalog.get(figures.FIG2_ID).config(profile)
+    plan = figures.fig2_plan(row)
+    assert figures.FIG2_PILOT["master_seed"] not in DECIDING_OR_SEEN
+    assert plan.bound == config["exponent"] - config["tolerance"]
+    assert plan.tail == DESIGN_ALPHA  # one side of one deciding point
+    assert plan.effect_lcb < plan.effect
+    assert config["n_trials"] == plan.repetitions
+    assert plan.probability >= pilot.TARGET - 1e-12
+    assert config["datasets"][0] == row.split("/")[0]
+
+
+def test_fig2_smoke_plan_would_be_smaller_on_the_point_estimate():
+    plan = figures.fig2_plan("breast_cancer/smoke_grid")
+    at_estimate = next(n for n in range(10, 100) if pilot.t_test_power(n, plan.effect, plan.tail) >= pilot.TARGET)
+    assert plan.repetitions > at_estimate

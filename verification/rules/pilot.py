@@ -1,0 +1,333 @@
+"""Seed plans from a pilot: the sample size a deciding run needs, planned on the pilot's lower
+confidence bound on the effect, never on its point estimate (DESIGN.md, Statistics: Comparison).
+
+A figure claim's verdict is stable only when its profile has the seeds to find the effect
+the claim expects on nearly every master seed.  A pilot, run on seeds of its own that no
+deciding run uses, measures the effect; the plan takes the effect's one-sided lower
+confidence bound (a pilot that saw a large effect by luck must not buy a small plan) and
+finds the smallest sample size at which the rule that decides reaches, at that bound:
+
+* at least the design power (:data:`verification.catalog.DESIGN_POWER`), and
+* a probability ``target`` (:data:`TARGET`, 0.98) of the expected verdict,
+  where the verdict needs several independent tests to reject together (a comparison
+  violated at *every* budget of an unstated setting,
+  :func:`verification.rules.comparison.at_some_setting`): each of the ``S`` tests then gets
+  the power ``target^(1/S)``, so that their product is at least ``target``.
+
+The planned size is that of one test; the level is the one the claim decides that test at
+(the design level split over everything the claim splits it over), and the returned
+``probability`` is the chance of the expected verdict at the lower confidence bound, so a
+true effect at least that large gives the expected verdict at least that often.
+
+Two plans, one per rule that decides a figure claim:
+
+* :func:`sign_test_plan`, the exact sign test of :mod:`verification.rules.comparison`, from
+  the pilot's count of seeds on which the side to be detected won (Clopper-Pearson bound);
+* :func:`t_test_plan`, the one-sided t test of :mod:`verification.rules.rate`, from the
+  pilot's mean and standard deviation (a noncentral-t bound on the standardized effect).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import optimize, stats
+
+from verification import statistics
+from verification.catalog import DESIGN_POWER
+from verification.rules.comparison import SHARE_BOUND, sign_test_seeds
+from verification.rules.rate import MIN_REPETITIONS
+
+__all__ = ["SignTestPlan", "TTestPlan", "sign_test_plan", "t_test_plan", "t_test_power"]
+
+#: the one-sided confidence of the pilot's lower bound on the effect.
+CONFIDENCE = 0.95
+#: the probability of the expected verdict a plan asks for, per master seed.  A claim is stable
+#: when it gives its expected verdict on 19 of 20 master seeds (the self-test's STABLE_SHARE):
+#: at 0.95 per seed that happens with probability 0.74 only, at 0.98 with 0.94.
+TARGET = 0.98
+
+
+@dataclass(frozen=True)
+class SignTestPlan:
+    """A sign test's seed plan from a pilot (:func:`sign_test_plan`).
+
+    Attributes
+    ----------
+    pilot : tuple of (int, int, int or None)
+        Per test that must reject, ``(k, n, ties)``: of the pilot's ``n`` seeds, ``k`` had the
+        side to be detected win and ``ties`` were ties (None: ties counted against the side).
+    confidence : float
+        The one-sided confidence with which all the bounds of a test hold together.
+    share_lcb : tuple of float
+        Per test, the Clopper-Pearson lower bound on the share the sign test sees:
+        ``P[side wins | no tie]`` when ties are counted apart, else ``P[side wins]``.
+    tie_ucb : tuple of float
+        Per test, the Clopper-Pearson upper bound on ``P[tie]`` (0 when ties are counted against).
+    tail : float
+        The level each test is decided at.
+    power : float
+        The probability each test is planned to reject with: ``max(DESIGN_POWER, target^(1/S))``.
+    seeds : int
+        Seeds per test.
+    probability : float
+        A lower bound, at the bounds, on the probability that every test rejects at ``seeds``
+        seeds: the chance of the expected verdict.
+    """
+
+    pilot: tuple[tuple[int, int, int | None], ...]
+    confidence: float
+    share_lcb: tuple[float, ...]
+    tie_ucb: tuple[float, ...]
+    tail: float
+    power: float
+    seeds: int
+    probability: float
+
+    def describe(self) -> str:
+        """One line for a claim's configuration and report."""
+        counts = ", ".join(f"{k}/{n}" + (f" ({t} ties)" if t is not None else "") for k, n, t in self.pilot)
+        bounds = ", ".join(f"{b:.3f}" for b in self.share_lcb)
+        ties = "" if not any(self.tie_ucb) else (", tie rate at most " + ", ".join(f"{t:.3f}" for t in self.tie_ucb)
+                                                 + " (ties apart: the sign test leaves them out)")
+        return (f"pilot {counts} seeds on the expected side; one-sided {self.confidence:.0%} Clopper-Pearson "
+                f"lower bound {bounds} on the share{ties}; sign test at level {self.tail:.3g} with power "
+                f"{self.power:.3f} per test -> {self.seeds} seeds per point; P[expected verdict] >= "
+                f"{self.probability:.4f} at the bounds")
+
+
+def sign_test_plan(pilot: Sequence[tuple[int, ...]], tail: float, *, confidence: float = CONFIDENCE,
+                   target: float = TARGET) -> SignTestPlan:
+    """Seeds per point for the sign test to reject at every one of ``S`` tests, planned on the
+    pilot's lower confidence bounds.
+
+    Parameters
+    ----------
+    pilot : sequence of (int, int) or (int, int, int)
+        One entry per test that must reject for the expected verdict (one, or one per setting
+        of :func:`verification.rules.comparison.at_some_setting`).  ``(k, n)``: ``k`` of the
+        pilot's ``n`` seeds had the side to be detected win, a tie counted against it (the
+        rule leaves ties out, which only lowers its p-value, so this is conservative; for a
+        statistic with a continuous law, where ties do not happen).  ``(k, n, ties)``: ties
+        counted apart (for a statistic with a discrete law, a test error, where they are
+        common): the share the sign test sees, ``P[win | no tie]``, is bounded below from the
+        ``n - ties`` seeds without a tie and the tie rate above, each at ``(1 + confidence) / 2``
+        so that both hold together with ``confidence``.
+    tail : float
+        The level each test is decided at, in (0, 1).
+    confidence : float, default 0.95
+        One-sided confidence of the bounds of one test, in (0, 1).
+    target : float, default :data:`TARGET`
+        The probability of the expected verdict to plan for, in (0, 1).
+
+    Returns
+    -------
+    SignTestPlan
+
+    Raises
+    ------
+    ValueError
+        When a lower bound on the share is not above 1/2: the pilot does not show an effect
+        the sign test can be planned for (the claim cannot reach its power from this pilot).
+
+    Notes
+    -----
+    A test rejects with probability at least ``power'`` once it sees ``n' =
+    sign_test_seeds(share_lcb, tail, power')`` seeds without a tie, whatever their number
+    beyond (:func:`verification.statistics.binomial_sample_size` plans past the saw-tooth of
+    the discrete power); with a tie rate at most ``tie_ucb``, ``N`` seeds give at least ``n'``
+    without a tie with probability at least ``P[Bin(N, 1 - tie_ucb) >= n']``.  A test's
+    probability of rejecting at ``N`` is bounded below by the largest product of the two over
+    a grid of ``power'``, and ``seeds`` is the smallest ``N`` at which every test's bound
+    reaches ``power``.
+
+    Examples
+    --------
+    >>> plan = sign_test_plan([(16, 16)], 1e-5)
+    >>> round(plan.share_lcb[0], 3), plan.seeds > 17  # 17 seeds would do at a share of 1
+    (0.829, True)
+    """
+    if isinstance(pilot, tuple) and all(isinstance(v, int) for v in pilot):
+        raise TypeError("pilot must be a sequence of (k, n) or (k, n, ties), one per test: wrap a single "
+                        "entry in a list")
+    if not pilot:
+        raise ValueError("pilot must hold at least one (k, n) or (k, n, ties) entry")
+    target = _unit_iv(target, "target")
+    confidence = _unit_iv(confidence, "confidence")
+    tail = _unit_iv(tail, "tail")
+    power = max(DESIGN_POWER, target ** (1.0 / len(pilot)))
+    entries, bounds, tie_bounds, floors = [], [], [], []
+    for entry in pilot:
+        if len(entry) not in (2, 3):
+            raise ValueError(f"pilot entries must be (k, n) or (k, n, ties), got {entry!r}")
+        k, n, ties = (*entry, None) if len(entry) == 2 else entry
+        if ties is None:
+            low = statistics.clopper_pearson(k, n, confidence, alternative="greater").low
+            tie_high = 0.0
+        else:
+            each = 1.0 - (1.0 - confidence) / 2.0
+            if not (isinstance(ties, int) and ties >= 0 and k + ties <= n):
+                raise ValueError(f"pilot entry {entry!r}: ties must be an int with k + ties <= n")
+            low = statistics.clopper_pearson(k, n - ties, each, alternative="greater").low if n > ties else 0.0
+            tie_high = statistics.clopper_pearson(ties, n, each, alternative="less").high
+        if not low > SHARE_BOUND:
+            raise ValueError(f"pilot: {entry!r} bounds the share below only by {low:.3f} (one-sided "
+                             f"{confidence:.0%}), not above 1/2: no sign-test plan reaches power from this pilot")
+        entries.append((int(k), int(n), ties))
+        bounds.append(low)
+        tie_bounds.append(tie_high)
+        floors.append(_RejectionFloor(low, tie_high, tail, power))
+    seeds = max(f.start for f in floors)
+    while min(f(seeds) for f in floors) < power:
+        seeds += 1
+    return SignTestPlan(pilot=tuple(entries), confidence=confidence, share_lcb=tuple(bounds),
+                        tie_ucb=tuple(tie_bounds), tail=tail, power=power, seeds=seeds,
+                        probability=math.prod(f(seeds) for f in floors))
+
+
+class _RejectionFloor:
+    """``N -> `` a lower bound on one sign test's probability of rejecting from ``N`` seeds, at
+    a share ``share`` without ties and a tie rate ``tie`` (see :func:`sign_test_plan`, Notes)."""
+
+    def __init__(self, share: float, tie: float, tail: float, power: float):
+        # power' from the planned power up to 1 - 1e-5: a larger power' needs more seeds without a tie.
+        grid = 1.0 - np.geomspace(1.0 - power, 1e-5, 40)
+        self.tie = tie
+        self.grid = grid
+        self.needed = np.array([sign_test_seeds(share, tail, float(p)) for p in grid])
+        self.start = int(self.needed[0])
+
+    def __call__(self, seeds: int) -> float:
+        reach = stats.binom.sf(self.needed - 1, seeds, 1.0 - self.tie) if self.tie > 0 else (self.needed <= seeds)
+        return float(np.max(reach * self.grid))
+
+
+@dataclass(frozen=True)
+class TTestPlan:
+    """A one-sided t test's plan from a pilot (:func:`t_test_plan`).
+
+    Attributes
+    ----------
+    pilot_n : int
+    pilot_mean, pilot_sd : float
+        The pilot's mean and standard deviation of the statistic (a decay exponent, say).
+    bound : float
+        The statement's bound; the test detects a mean beyond it on the side planned.
+    effect : float
+        The pilot's standardized effect, ``|mean - bound| / sd`` on that side (shown, not planned on).
+    effect_lcb : float
+        Its one-sided lower confidence bound (noncentral t).
+    confidence : float
+    tail : float
+        The level of the test.
+    power : float
+        The power planned for: ``max(DESIGN_POWER, target)``.
+    repetitions : int
+        The smallest n, at least :data:`verification.rules.rate.MIN_REPETITIONS`, with
+        ``power`` at ``effect_lcb``.
+    probability : float
+        The power at ``repetitions`` and ``effect_lcb``: the chance of the expected verdict.
+    """
+
+    pilot_n: int
+    pilot_mean: float
+    pilot_sd: float
+    bound: float
+    effect: float
+    effect_lcb: float
+    confidence: float
+    tail: float
+    power: float
+    repetitions: int
+    probability: float
+
+    def describe(self) -> str:
+        """One line for a claim's configuration and report."""
+        return (f"pilot n = {self.pilot_n}: mean {self.pilot_mean:.3f}, sd {self.pilot_sd:.3f} against the bound "
+                f"{self.bound:g} (standardized effect {self.effect:.2f}); one-sided {self.confidence:.0%} noncentral-t "
+                f"lower bound {self.effect_lcb:.2f}; t test at level {self.tail:.3g} with power {self.power:.3f} -> "
+                f"{self.repetitions} repetitions; P[expected verdict] >= {self.probability:.4f} at the bound")
+
+
+def t_test_power(n: int, effect: float, tail: float) -> float:
+    """Power of the one-sided t test at level ``tail`` with ``n`` repetitions against a
+    standardized shift ``effect`` (noncentral t with noncentrality ``sqrt(n) effect``)."""
+    if n < 2:
+        raise ValueError(f"n must be at least 2, got {n!r}")
+    df = n - 1
+    return float(stats.nct.sf(stats.t.ppf(1.0 - tail, df), df, math.sqrt(n) * effect))
+
+
+def t_test_plan(mean: float, sd: float, n: int, bound: float, tail: float, *, side: str = "below",
+                confidence: float = CONFIDENCE, target: float = TARGET) -> TTestPlan:
+    """Repetitions for the one-sided t test to find the mean beyond ``bound``, planned on the
+    pilot's lower confidence bound on the standardized effect.
+
+    Parameters
+    ----------
+    mean, sd : float
+        The pilot's mean and sample standard deviation (``sd > 0``).
+    n : int
+        The pilot's repetitions, at least 2.
+    bound : float
+        The bound of the statement.
+    tail : float
+        The test's level, in (0, 1).
+    side : {"below", "above"}, default "below"
+        The side of ``bound`` on which the violation lies (a decay exponent below its bound).
+    confidence, target : float, default :data:`CONFIDENCE`, :data:`TARGET`
+        As in :func:`sign_test_plan`.
+
+    Returns
+    -------
+    TTestPlan
+
+    Raises
+    ------
+    ValueError
+        When the lower bound on the effect is not above 0: the pilot shows no effect to plan for.
+
+    Notes
+    -----
+    With ``t = sqrt(n) (bound - mean) / sd`` (side "below"), ``t`` follows the noncentral t
+    law with ``n - 1`` degrees of freedom and noncentrality ``sqrt(n) delta``; the lower bound
+    on ``delta`` solves ``P[T <= t | nc] = confidence`` for ``nc``, divided by ``sqrt(n)``.
+    """
+    if side not in ("below", "above"):
+        raise ValueError(f"side must be 'below' or 'above', got {side!r}")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 2:
+        raise ValueError(f"n must be an int >= 2, got {n!r}")
+    if not (math.isfinite(sd) and sd > 0 and math.isfinite(mean)):
+        raise ValueError(f"mean must be finite and sd finite and > 0, got mean={mean!r}, sd={sd!r}")
+    confidence = _unit_iv(confidence, "confidence")
+    target = _unit_iv(target, "target")
+    tail = _unit_iv(tail, "tail")
+    effect = (bound - mean) / sd if side == "below" else (mean - bound) / sd
+    observed, df = math.sqrt(n) * effect, n - 1
+
+    def excess(nc: float) -> float:  # falls as nc rises
+        return float(stats.nct.cdf(observed, df, nc)) - confidence
+
+    if excess(0.0) <= 0:
+        raise ValueError(f"pilot: the standardized effect {effect:.3g} from n = {n} is not above 0 at "
+                         f"one-sided {confidence:.0%}: no t-test plan reaches power from this pilot")
+    high = max(1.0, 2 * observed)
+    while excess(high) > 0:
+        high *= 2
+    effect_lcb = optimize.brentq(excess, 0.0, high, xtol=1e-10) / math.sqrt(n)
+    power = max(DESIGN_POWER, target)
+    repetitions = MIN_REPETITIONS
+    while t_test_power(repetitions, effect_lcb, tail) < power:
+        repetitions += 1
+    return TTestPlan(pilot_n=n, pilot_mean=float(mean), pilot_sd=float(sd), bound=float(bound), effect=effect,
+                     effect_lcb=effect_lcb, confidence=confidence, tail=tail, power=power, repetitions=repetitions,
+                     probability=t_test_power(repetitions, effect_lcb, tail))
+
+
+def _unit_iv(value, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
+        raise ValueError(f"{name} must be a number in (0, 1), got {value!r}")
+    return float(value)
