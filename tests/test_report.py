@@ -653,6 +653,7 @@ def test_ascii_math_in_prose_becomes_latex_that_renders(text, latex):
     "the verdict is holds_after_correction at two_point/m=2/eps=0.9",  # code and a point's key
     "log-log fits over a grid, a step of the learner's run",  # English around math-like words
     "E's mean and Lemma 1's proof (two inputs 0.01 apart, T of them)",
+    "python -m verification.selftest --seeds 20 --alpha 1e-4 --jobs 2",  # a command's options
 ])
 def test_prose_without_math_stays_text(text):
     segs = prose_segments(text)

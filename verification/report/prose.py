@@ -15,7 +15,8 @@ holds at least one mark no English sentence has (a relation ``<=``, ``=``, ``<``
 ``_``, a superscript ``^``, a norm ``||``, ``+-``, ``->``, a Greek letter, a function applied,
 a starred name).  Words of English end a run; so do claim ids and dotted names
 (``iln.lemma4.hoeffding``), identifiers of code (``holds_after_correction``: two underscores, or
-a first part that is a word), the keys of a grid's points (``two_point/m=2/eps=0.9``, ``K=10``), URLs
+a first part that is a word), the keys of a grid's points (``two_point/m=2/eps=0.9``, ``K=10``),
+options of a command line (``--alpha 1e-4``: ``alpha`` there is a name, not a Greek letter), URLs
 and environment variables (``$ILN_DATA_DIR``), which are
 kept as code.  An unmatched bracket at a run's edge stays in the text.  A run whose LaTeX
 does not render stays as written, so a text is never lost.
@@ -70,6 +71,7 @@ _OPEN, _CLOSE = "([{", ")]}"
 
 _TOKEN = re.compile(r"""
  (?P<url>https?://[^\s)]+[^\s).,;:])
+|(?P<option>(?<!\S)--[A-Za-z][\w-]*)
 |(?P<env>\$[A-Z][A-Z0-9_]*)
 |(?P<key>(?<!\S)(?=\S*[=_])[A-Za-z][\w.+-]*(?:/[\w.+=-]*)+(?=[\s,;)]|$))
 |(?P<setting>(?<!\S)[A-Za-z][\w.]*=[\w.+-]+(?=[\s,;)]|$))
@@ -121,7 +123,7 @@ def _tokens(text: str) -> list[_Token]:
                 base, script = value.split("_", 1)
                 out.extend([_Token("word", base), _Token("op", "_"),
                             _Token("number" if script.isdigit() else "word", script)])
-        elif kind in ("dotted", "key", "setting"):
+        elif kind in ("dotted", "key", "setting", "option"):
             out.append(_Token("plain", value))
         else:
             out.append(_Token(kind, value))
