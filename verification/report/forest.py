@@ -416,22 +416,34 @@ WIDTH = 1300
 _ID_X, _PLOT_X0, _PLOT_X1, _TEXT_X = 4, 250, 586, 622
 _FONT = 12
 _LINE = 16
+#: the axis's band above the first group, a group's heading, and the legend below the rows.
+_TOP, _GROUP_HEAD, _LEGEND = 44, 20, 52
 #: average advance of a character of the page's sans-serif at 12 px (DejaVu Sans is wide).
 _CHAR_W = 0.55 * _FONT
 #: the axis never spans more than this many decades either side of 1; beyond, an arrow.
 MAX_DECADES = 4
+#: the plot's height the rows share (issue 21: the whole forest in the first screen of
+#: 1400 x 1000 below the page's heading), and the least height of a row (one line of text).
+FIRST_SCREEN_HEIGHT = 860
+_MIN_ROW = _FONT + 2
 
 
-def _wrap(text: str, width: float) -> list[str]:
+def _one_line(text: str, width: float) -> str:
+    """``text`` cut at a word to fit ``width`` px, with an ellipsis when cut: a row of the
+    forest is one line, and its whole finding is the row's tooltip and on the claim's page."""
     per_line = max(20, int(width / _CHAR_W))
-    lines, line = [], ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > per_line:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    return [*lines, line] if line else lines
+    if len(text) <= per_line:
+        return text
+    cut = text[:per_line - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(" ,;:") + "\u2026"
+
+
+def _row_height(n_rows: int, n_groups: int) -> int:
+    """Each row's height: as much as :data:`FIRST_SCREEN_HEIGHT` leaves for it, between one
+    line of text and a line with air (a larger catalog gets denser rows, never overlapping)."""
+    spare = FIRST_SCREEN_HEIGHT - _TOP - n_groups * _GROUP_HEAD - _LEGEND
+    # Whole pixels: the coordinates stay exact (halves at most), the same on every machine.
+    return max(_MIN_ROW, min(_LINE + 3, int(spare // max(n_rows, 1))))
 
 
 def _log(value: float | None) -> float | None:
@@ -480,23 +492,21 @@ def forest_svg(rows: Sequence[ForestRow]) -> str:
 
     esc = html.escape
     body: list[str] = []
-    y = 44
+    y = _TOP
     groups = [(g, title) for g, title in GROUPS if any(r.group == g for r in rows)]
+    height = _row_height(len(rows), len(groups))
     for group, title in groups:
         members = [r for r in rows if r.group == group]
         colour = _COLOURS[group]
-        y += 6
-        body.append(f'<text x="{_ID_X}" y="{y + 13}" font-weight="700" fill="{colour}">'
+        body.append(f'<text x="{_ID_X}" y="{y + 15}" font-weight="700" fill="{colour}">'
                     f'{esc(title)} ({len(members)})</text>')
-        y += 18
+        y += _GROUP_HEAD
         for r in members:
-            lines = _wrap(r.finding, WIDTH - _TEXT_X - 4)
-            height = _LINE * len(lines) + 3
-            mid = y + _LINE / 2 + 1
+            mid = y + height / 2
             body.append(f'<a href="{esc(r.page)}"><text x="{_ID_X}" y="{mid + 4}" fill="#0d47a1">'
                         f'{esc(r.claim_id)}</text></a>')
-            for i, line in enumerate(lines):
-                body.append(f'<text x="{_TEXT_X}" y="{mid + 4 + i * _LINE}">{esc(line)}</text>')
+            body.append(f'<text x="{_TEXT_X}" y="{mid + 4}"><title>{esc(r.finding)}</title>'
+                        f'{esc(_one_line(r.finding, WIDTH - _TEXT_X - 4))}</text>')
             c = r.comparison
             if c is None or c.ratio is None:
                 reason = "not run" if c is None else c.undefined
@@ -532,7 +542,7 @@ def forest_svg(rows: Sequence[ForestRow]) -> str:
         ticks.append(f'<text x="{tx:.1f}" y="{axis_y - 4}" text-anchor="middle">{_tick_label(k)}</text>')
     shade = (f'<rect x="{x(0):.1f}" y="{axis_y}" width="{_PLOT_X1 - x(0):.1f}" height="{y - axis_y}" '
              f'fill="#fdecea"/>')
-    legend_y = y + 22
+    legend_y = y + _LEGEND - 30
     legend = [
         f'<text x="{_PLOT_X0}" y="{legend_y}">statistic / bound, log scale (right of 1: the printed '
         f'statement is exceeded)</text>',
@@ -547,7 +557,7 @@ def forest_svg(rows: Sequence[ForestRow]) -> str:
         legend += [f'<line x1="{_TEXT_X + 390}" x2="{_TEXT_X + 390}" y1="{legend_y + 8}" '
                    f'y2="{legend_y + 20}" stroke="#6a1b9a" stroke-width="1.5"/>',
                    f'<text x="{_TEXT_X + 398}" y="{legend_y + 18}">smallest ratio detected w.p. 0.9</text>']
-    height = legend_y + 30
+    height = y + _LEGEND
     header = [f'<text x="{_ID_X}" y="{axis_y - 4}" font-weight="700">claim</text>',
               f'<text x="{_TEXT_X}" y="{axis_y - 4}" font-weight="700">finding</text>']
     return (f'<svg id="forest" xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height:.0f}" '
