@@ -595,6 +595,27 @@ def test_the_readme_verdict_tables_are_those_of_the_committed_summary():
     assert block == readme_tables.verdict_tables(summary)
 
 
+def test_the_committed_report_decides_every_claim_through_the_protocol():
+    # Issues 16 and 18, "Done when": every claim of the catalog is decided in the committed
+    # full report with the fields of the falsification protocol, and none holds without
+    # being able to fail.
+    summary = json.loads((ROOT / "reports" / "summary.json").read_text())
+    claims = {c["id"]: c for c in summary["claims"]}
+    assert sorted(claims) == sorted(catalog.load()) and not summary["not_run"]
+    for claim_id, c in claims.items():
+        assert c["profile"] == "full", claim_id
+        assert isinstance(c["can_fail"], bool), claim_id
+        assert not (c["verdict"] == "holds" and not c["can_fail"]), f"{claim_id} holds but cannot fail"
+        assert c["verdict_printed"] in ("holds", "violated", "inconclusive", "error"), claim_id
+        if catalog.get(claim_id).expected == "holds_after_correction":
+            assert c["verdict_corrected"] in ("holds", "violated", "inconclusive"), claim_id
+        for key in ("worst_ratio", "worst_instance", "min_detectable_ratio"):
+            assert key in c, (claim_id, key)
+        assert c["min_detectable_ratio"] is not None, claim_id
+    type_one = summary["selftest"]["type_one"]
+    assert type_one["seeds"] >= 200 and type_one["interval"][0] <= type_one["alpha"]
+
+
 def test_the_readme_tables_show_each_verdict_with_its_sub_verdicts_and_worst_ratio(store, report, tmp_path, capsys):
     summary = json.loads((report / "summary.json").read_text())
     block = readme_tables.verdict_tables(summary)
