@@ -30,6 +30,19 @@ def _comparable(result):
     return out
 
 
+def test_profiles_share_one_base_and_name_every_profile():
+    configs = catalog.profiles({"T": 64, "B": 1.0}, smoke={"n_trials": 2}, quick={"n_trials": 20, "T": 128},
+                               full={"n_trials": 200})
+    assert configs == {"smoke": {"T": 64, "B": 1.0, "n_trials": 2}, "quick": {"T": 128, "B": 1.0, "n_trials": 20},
+                       "full": {"T": 64, "B": 1.0, "n_trials": 200}}
+    configs["smoke"]["T"] = 1  # each profile's dictionary is its own
+    assert configs["full"]["T"] == 64
+    with pytest.raises(ValueError, match="missing \\['full'\\]"):
+        catalog.profiles(smoke={"n_trials": 1}, quick={"n_trials": 1})
+    with pytest.raises(ValueError, match="unknown \\['huge'\\]"):
+        catalog.profiles(smoke={"n_trials": 1}, quick={"n_trials": 1}, full={"n_trials": 1}, huge={"n_trials": 1})
+
+
 def test_catalog_entries_are_complete():
     claims = catalog.load()
     assert set(CLAIMS) <= set(claims)

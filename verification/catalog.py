@@ -58,6 +58,7 @@ __all__ = [
     "config_hash",
     "errata",
     "get",
+    "profiles",
     "load",
     "paper_of",
     "papers",
@@ -395,6 +396,41 @@ class Claim:
 
     def sources_json(self) -> list[dict[str, str]]:
         return [{"paper": s.paper, "location": s.location, "statement": s.statement} for s in self.sources]
+
+
+def profiles(base: Mapping[str, Any] | None = None, **overrides: Mapping[str, Any]
+             ) -> dict[str, dict[str, Any]]:
+    """A claim's configuration per profile: one base, and what each profile changes in it.
+
+    ``profiles({"T": 64, "B": 1.0}, smoke={"n_trials": 30}, quick={"n_trials": 1500},
+    full={"n_trials": 5000})`` is the mapping of :attr:`Claim.configs`, each profile's
+    dictionary the base updated by its own keys, so a setting shared by the three profiles is
+    written once.
+
+    Parameters
+    ----------
+    base : mapping, optional
+        The settings every profile shares.
+    **overrides : mapping
+        Per profile of :data:`PROFILES`, the settings that profile sets or changes (every
+        profile must be named: each needs at least its ``n_trials``).
+
+    Returns
+    -------
+    dict
+        ``{profile: {**base, **overrides[profile]}}`` for every profile.
+
+    Raises
+    ------
+    ValueError
+        If ``overrides`` names a profile that does not exist, or leaves one out.
+    """
+    unknown = sorted(set(overrides) - set(PROFILES))
+    missing = [p for p in PROFILES if p not in overrides]
+    if unknown or missing:
+        raise ValueError(f"overrides must name exactly the profiles {PROFILES}: unknown {unknown}, "
+                         f"missing {missing}")
+    return {profile: {**(base or {}), **overrides[profile]} for profile in PROFILES}
 
 
 @functools.cache
