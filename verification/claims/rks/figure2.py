@@ -86,6 +86,20 @@ def _decay_point(records, name, config) -> rules.RatePoint:
                            lower=config["exponent"], tolerance=config["tolerance"], instance={"dataset": name})
 
 
+def _loglog_fits(records, config) -> dict:
+    """Per data set, the statsmodels log-log fit of ``||alpha||_inf`` on K (95%, seeds resampled
+    whole) and the median ``||alpha||_inf`` at each K: Figure 2's curves, for the report."""
+    fits = {}
+    for name in config["datasets"]:
+        values = np.array([[r[f"{name}/K={K}"] for K in _grid(config, name)] for r in records])
+        fit = statistics.loglog_fit(_grid(config, name), values, 0.95, seed=0)
+        fits[name] = {"slope": fit.slope, "ols_95": [fit.slope_interval.low, fit.slope_interval.high],
+                      "bootstrap_95": [fit.slope_bootstrap.low, fit.slope_bootstrap.high],
+                      "r_squared": fit.r_squared,
+                      "median_alpha_inf": np.median(values, axis=0).tolist()}
+    return fits
+
+
 def decide(records, config, alpha) -> Verdict:
     """Rate rule (:func:`verification.rules.rate_bound`): the mean over seeds of the decay
     exponent of ``||alpha||_inf`` in K (minus the per-seed log-log slope) must be at least
@@ -95,14 +109,7 @@ def decide(records, config, alpha) -> Verdict:
     The verdict is on the first data set; the others (decided the same way) and the
     statsmodels fit (95%, seeds resampled whole) are details.  A rate over a finite grid of K
     is evidence, not proof."""
-    fits, others = {}, {}
-    for name in config["datasets"]:
-        values = np.array([[r[f"{name}/K={K}"] for K in _grid(config, name)] for r in records])
-        fit = statistics.loglog_fit(_grid(config, name), values, 0.95, seed=0)
-        fits[name] = {"slope": fit.slope, "ols_95": [fit.slope_interval.low, fit.slope_interval.high],
-                      "bootstrap_95": [fit.slope_bootstrap.low, fit.slope_bootstrap.high],
-                      "r_squared": fit.r_squared,
-                      "median_alpha_inf": np.median(values, axis=0).tolist()}
+    fits, others = _loglog_fits(records, config), {}
     for name in config["datasets"][1:]:
         other = rules.rate_bound(ID, [_decay_point(records, name, config)], alpha)
         others[name] = {"verdict": other.verdict, **other.details["points"][name]}

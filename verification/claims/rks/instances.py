@@ -5,7 +5,9 @@ Each instance is built deterministically from its name, so that a trial is a pur
 the whole parameter law p on finitely many points, so that every risk, every member of F_p
 and the minimum of the risk over F_p are exact (:mod:`iln.function_class`).  The data sets of
 the figure claims (:func:`dataset`, :data:`DATASETS`) are bundled, synthetic stand-ins for
-004's, or a user's LIBSVM file.
+004's, or a user's LIBSVM file.  What several claims share about them is here too: the grid
+of a claim's points (:func:`grid`), their descriptions (:func:`described`), the figures' seeded
+split (:func:`split`) and a figure claim's run on another data set (:func:`run_on`).
 """
 
 from __future__ import annotations
