@@ -15,6 +15,7 @@ import functools
 import math
 import time
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -111,7 +112,7 @@ def _speedups(records, K: int) -> dict:
     over RKS's time to that error (0 where RKS does not reach it)."""
     speedups = np.array([_speedup(r, K) for r in records])
     finite = speedups[speedups > 0]
-    row = {"median_speedup": float(np.median(speedups)),
+    row: dict[str, Any] = {"median_speedup": float(np.median(speedups)),
            "median_log10_speedup_where_reached": float(np.median(np.log10(finite))) if finite.size else None,
            "seeds_where_rks_reaches_the_error": int(finite.size),
            "adaboost_mean_error": float(np.mean([r["adaboost"][str(K)]["error"] for r in records]))}
@@ -190,7 +191,7 @@ def _fig1_seeds(n_targets, failure_share):
 #: the seeds on which RKS's best error over its K exceeds AdaBoost's, and the ties (RKS's error
 #: equal to AdaBoost's: common for test errors over 142 points), which the sign test leaves
 #: out and the plan counts apart (:func:`verification.rules.pilot.sign_test_plan`).
-FIG1_PILOT = {
+FIG1_PILOT: dict[str, Any] = {
     "master_seeds": (4012002, 4012005), "profile": "quick", "seeds": 200,
     # (seeds with RKS's best error over the quick grid of K (10 to 200) above AdaBoost's
     # 64-round error, ties): above on 128, below on 36, equal on 36.
@@ -228,7 +229,7 @@ def _fig1_plan_text(pilot: str, n_targets: int) -> str:
 _FIG1 = (r"\text{Figure 1: \dots It plots testing+training time required to achieve a desired error rate. For "
          r"a given error rate, Random Kitchen Sinks is between one and three orders of magnitude faster than "
          r"Adaboost.''}")
-_FIG1_BASE = {"dataset": "breast_cancer", "K_rks": [10, 20, 50, 100, 200], "K_adaboost": [2, 4, 8, 16, 32, 64],
+_FIG1_BASE: dict[str, Any] = {"dataset": "breast_cancer", "K_rks": [10, 20, 50, 100, 200], "K_adaboost": [2, 4, 8, 16, 32, 64],
               "targets": [4, 16, 64], "ratio": 10.0}
 
 register(Claim(

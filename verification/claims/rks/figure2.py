@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -82,7 +83,7 @@ def _decay_point(records, name, config) -> rules.RatePoint:
     printed exponent, 1, is positive as the rule's ratio needs), at least ``exponent -
     tolerance``.  The statement has a lower side only: a decay faster than 1/K is not
     evidence against "decays linearly" (issue 20), so no upper side spends alpha."""
-    return rules.RatePoint(key=name, slopes=-_slopes(records, name, _grid(config, name)), upper=None,
+    return rules.RatePoint(key=name, slopes=(-_slopes(records, name, _grid(config, name))).tolist(), upper=None,
                            lower=config["exponent"], tolerance=config["tolerance"], instance={"dataset": name})
 
 
@@ -147,7 +148,7 @@ def _fig2_seeds(effect):
 #: (the runner's seeds, child(child(SeedSequence(4012003), claim key), i)), seen before the
 #: plan and the expected verdict were fixed.  Per data set, the mean and standard deviation
 #: over the 12 seeds of the decay exponent (minus the log-log slope of ||alpha||_inf on K).
-FIG2_PILOT = {
+FIG2_PILOT: dict[str, Any] = {
     "master_seed": 4012003, "profile": "quick", "seeds": 12,
     # The quick deciding data set, its quick grid of K (16 to 1024).
     "adult_like": {"mean": 0.023617, "sd": 0.066518},

@@ -76,7 +76,7 @@ def decide(records, config, alpha) -> Verdict:
     printed, corrected = [], []
     for name, K, which, mass, delta in grid(config, "instances", "K", ("best", "witness"), "mass", "delta"):
         c = _mass(mass, class_instance(name, config["C"]).support.n)
-        values = math.sqrt(c) * np.array([r[f"{name}/K={K}/{which}"] for r in records])
+        values = [math.sqrt(c) * r[f"{name}/K={K}/{which}"] for r in records]
         key = f"{name}/K={K}/{which}/mass={mass}/delta={delta}"
         info = {"instance": name, "K": K, "member": which, "mu_mass": c, "delta": delta,
                 "description": DESCRIPTIONS[name]}

@@ -37,7 +37,7 @@ def _rademacher_class(name: str, K: int):
     if name == "signs":
         inst = class_instance("orthogonal")
         W = inst.family.sample(K, rng)
-        return inst.family.psi(inst.family.support, W)
+        return inst.family.psi(inst.support.X, W)
     if name == "fourier":
         X, _ = standardized("breast_cancer")
         family = RandomFourier(X.shape[1], gamma=0.05)
