@@ -124,6 +124,12 @@ def decide(records, config, alpha) -> Verdict:
         "K": {name: _grid(config, name) for name in config["datasets"]},
         "median_alpha_inf_by_K": dict(zip(map(str, _grid(config, first)), fits[first]["median_alpha_inf"],
                                           strict=True))})
+    return _with_headline(verdict, first, others)
+
+
+def _with_headline(verdict: Verdict, first: str, others: dict) -> Verdict:
+    """The verdict with ``details["headline"]``: the deciding data set's verdict and mean decay
+    exponent against its bound, then each other data set's."""
     point = verdict.details["points"][first]
     headline = "; ".join([
         f"{verdict.verdict} on {first} (deciding): mean decay exponent {point['mean']:.3g} against >= "
