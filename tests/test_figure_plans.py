@@ -38,28 +38,43 @@ def test_figure1_plan_is_the_lower_bound_plan_of_its_own_pilot(profile):
     assert f"{plan.seeds} seeds per point" in config["plan"]
 
 
-@pytest.mark.parametrize(("profile", "row"), [("smoke", "reach@64/smoke_grid"), ("quick", "reach@64")])
-def test_fig1_plan_is_the_lower_bound_plan_of_its_own_pilot(profile, row):
+@pytest.mark.parametrize(("profile", "row", "targets"), [("smoke", "reach@64/smoke_grid", [64]),
+                                                       ("quick", "reach@64", [64]),
+                                                       ("full", "reach@64/full", [4, 16, 64])])
+def test_fig1_plan_is_the_lower_bound_plan_of_its_own_pilot(profile, row, targets):
     config = catalog.get(figure1.ID).config(profile)
     plan = figure1.fig1_plan(row, len(config["targets"]))
-    assert not DECIDING_OR_SEEN & set(figure1.FIG1_PILOT["master_seeds"])
-    above, ties = figure1.FIG1_PILOT[row]
-    seeds = figure1.FIG1_PILOT["seeds"]
+    run = figure1.FIG1_PILOT[row]
+    assert not DECIDING_OR_SEEN & set(run["master_seeds"])
+    # A pilot of the profile's own trials (the smoke grid is a subset of the quick trials' K).
+    assert run["profile"] == ("quick" if profile == "smoke" else profile)
+    above, ties, seeds = run["above"], run["ties"], run["seeds"]
     assert plan.share_lcb == (statistics.clopper_pearson(above, seeds - ties, 0.975, alternative="greater").low,)
-    assert config["targets"] == [64]
-    assert plan.tail == pytest.approx(DESIGN_ALPHA / 2)  # two parts at one target
+    assert config["targets"] == targets
+    assert plan.tail == pytest.approx(DESIGN_ALPHA / (2 * len(targets)))  # two parts at each target
     assert config["n_trials"] == plan.seeds
     assert plan.probability >= pilot.TARGET - 1e-12
     # About the point estimates (bounds at confidence 1/2) would plan far fewer seeds.
     estimate = pilot.sign_test_plan([(above, seeds, ties)], plan.tail, confidence=0.5)
     assert plan.seeds > 1.3 * estimate.seeds
+    assert f"{plan.seeds} seeds per point" in config["plan"]
 
 
-@pytest.mark.parametrize(("profile", "row"), [("smoke", "breast_cancer/smoke_grid"), ("quick", "adult_like")])
+def test_the_full_pilots_are_kept_apart_from_the_quick_ones():
+    assert set(figure1.FIG1_PILOT["reach@64/full"]["master_seeds"]).isdisjoint(
+        figure1.FIG1_PILOT["reach@64"]["master_seeds"])
+    assert figure2.FIG2_PILOT["adult_like/full"]["master_seed"] != figure2.FIG2_PILOT["adult_like"]["master_seed"]
+
+
+@pytest.mark.parametrize(("profile", "row"), [("smoke", "breast_cancer/smoke_grid"), ("quick", "adult_like"),
+                                              ("full", "adult_like/full")])
 def test_fig2_plan_is_the_lower_bound_plan_of_its_own_pilot(profile, row):
     config = catalog.get(figure2.ID).config(profile)
     plan = figure2.fig2_plan(row)
-    assert figure2.FIG2_PILOT["master_seed"] not in DECIDING_OR_SEEN
+    run = figure2.FIG2_PILOT[row]
+    assert run["master_seed"] not in DECIDING_OR_SEEN
+    assert run["profile"] == ("quick" if profile == "smoke" else profile)
+    assert f"{plan.repetitions} repetitions" in config["plan"]
     assert plan.bound == config["exponent"] - config["tolerance"]
     assert plan.tail == DESIGN_ALPHA  # one side of one deciding point
     assert plan.effect_lcb < plan.effect

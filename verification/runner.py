@@ -136,7 +136,9 @@ def trials_key(config: dict, defect: str | None = None) -> str:
     return catalog.config_hash(config if defect is None else {**config, "defect": defect})
 
 
-def _claim_seed(seed: int, claim_id: str) -> np.random.SeedSequence:
+def claim_seed(seed: int, claim_id: str) -> np.random.SeedSequence:
+    """The seed of claim ``claim_id``'s trials under master seed ``seed``: trial i draws from its
+    child i, whatever the number of workers or machines (README, Design, principle 7)."""
     return child(np.random.SeedSequence(seed), catalog.claim_key(claim_id))
 
 
@@ -152,12 +154,12 @@ def run_batch(claim_id: str, config: dict, seed: int, indices: Sequence[int]) ->
     exception and the trial's index) instead of stopping the run: the other claims go on.
     """
     claim = catalog.get(claim_id)
-    claim_seed = _claim_seed(seed, claim_id)
+    trials_seed = claim_seed(seed, claim_id)
     out = []
     for i in indices:
         start = time.perf_counter()
         try:
-            record = claim.trial(config, child(claim_seed, i))
+            record = claim.trial(config, child(trials_seed, i))
         except Exception as error:  # one failing claim never takes the others down
             out.append((int(i), {TRIAL_ERROR: {"trial_index": int(i), "exception": _describe(error)}},
                         time.perf_counter() - start))

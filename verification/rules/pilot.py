@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, stats
 
+from iln.random_streams import child
 from verification import statistics
 from verification.catalog import DESIGN_POWER
 from verification.rules.comparison import SHARE_BOUND, sign_test_seeds
@@ -327,7 +328,64 @@ def t_test_plan(mean: float, sd: float, n: int, bound: float, tail: float, *, si
                      probability=t_test_power(repetitions, effect_lcb, tail))
 
 
+def pilot_records(claim_id: str, profile: str, master_seed: int, trials: int) -> list[dict]:
+    """The records of a pilot: ``trials`` trials of claim ``claim_id``'s configuration at
+    ``profile``, on the seeds a run with master seed ``master_seed`` would give them
+    (:func:`verification.runner.claim_seed`), so that a pilot's master seed is kept apart from
+    the deciding ones as a run's is.
+
+    Parameters
+    ----------
+    claim_id : str
+        A claim of the catalog.
+    profile : str
+        The profile whose configuration the pilot runs (its ``n_trials`` is replaced by ``trials``).
+    master_seed : int
+        The pilot's master seed: never one a deciding run uses.
+    trials : int
+        How many trials, at least 2.
+
+    Returns
+    -------
+    list of dict
+        The trials' records, in order.
+    """
+    from verification import catalog, runner  # the engine, loaded only when a pilot runs
+
+    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 2:
+        raise ValueError(f"trials must be an int >= 2, got {trials!r}")
+    claim = catalog.get(claim_id)
+    config = {**claim.config(profile), "n_trials": trials}
+    seed = runner.claim_seed(master_seed, claim_id)
+    return [claim.trial(config, child(seed, i)) for i in range(trials)]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m verification.rules.pilot CLAIM --profile P --master-seed S --trials N --out F``:
+    a pilot's records, with the command and the git revision, as JSON."""
+    import argparse
+    import json
+
+    from verification import runner
+
+    parser = argparse.ArgumentParser(prog="python -m verification.rules.pilot", description=main.__doc__)
+    parser.add_argument("claim")
+    parser.add_argument("--profile", required=True)
+    parser.add_argument("--master-seed", type=int, required=True)
+    parser.add_argument("--trials", type=int, required=True)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args(argv)
+    records = pilot_records(args.claim, args.profile, args.master_seed, args.trials)
+    with open(args.out, "w") as f:
+        json.dump({"claim": args.claim, "profile": args.profile, "master_seed": args.master_seed,
+                   "trials": args.trials, "git_revision": runner.git_revision(), "records": records}, f)
+
+
 def _unit_iv(value, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
         raise ValueError(f"{name} must be a number in (0, 1), got {value!r}")
     return float(value)
+
+
+if __name__ == "__main__":
+    main()
