@@ -34,21 +34,31 @@ import numpy as np
 
 from iln import theory
 from verification import rules
-from verification.catalog import Claim, Source, register
+from verification.catalog import Claim, profiles, register, sources
 from verification.verdicts import HOLDS, Verdict
 
 #: the benchmark file, relative to the repository root.
 BENCHMARK_JSON = "reports/benchmarks/algorithm1.json"
+
+
 #: the environment variable that names the repository root, for an installed package whose
 #: source is elsewhere (read once, when the configuration is built, and recorded in it).
 ROOT_VARIABLE = "ILN_VERIFY_ROOT"
+
+
 #: the source tree this module runs from (a checkout, or an editable install).
 _SOURCE_TREE = Path(__file__).resolve().parents[3]
+
+
 #: exponents closer than this to the operation count's are not told apart: the grids span a
 #: factor 4 in T and 2.5 in B, over which the O~'s logarithms shift a slope by about 0.1.
 TOLERANCE = 0.1
+
+
 #: the lines of the grid: the T line at this B, the B line at this T.
 LINE_T_AT_B, LINE_B_AT_T = 1.0, 128
+
+
 HOW_TO_MEASURE = "run `nox -s bench` in the repository (or its pytest command, noxfile.py's bench session)"
 
 
@@ -205,23 +215,19 @@ def runtime_decide(records, config, alpha) -> Verdict:
 
 
 _RUNTIME = r"\text{The run-time of the algorithm is } \tilde{O}(\rho B^4 T^2)"
-_CONFIG = {"n_trials": 1, "benchmark_json": BENCHMARK_JSON, "repository_root": repository_root,
-           "benchmark_sha256": _default_digest}
+
 
 register(Claim(
-    id="iln.thm1.runtime",
-    title="Run time of Algorithm 1 grows as B^4 T^2 (up to logarithms)",
-    sources=(Source("ICML", "Section 3, Theorem 1, part 2", _RUNTIME),
-             Source("arXiv", "Section 3, Theorem 1, part 2", _RUNTIME)),
-    rule="rate",
+    id="iln.thm1.runtime", title="Run time of Algorithm 1 grows as B^4 T^2 (up to logarithms)",
+    sources=sources(_RUNTIME, ICML="Section 3, Theorem 1, part 2", arXiv="Section 3, Theorem 1, part 2"),
     # Each sample of Algorithm 2 costs a bounded amount of work (one draw, two psi), so the
     # time should grow no faster than the number of samples, T * m_proof(B, T).
-    expected=HOLDS,
-    configs={"smoke": _CONFIG, "quick": _CONFIG, "full": _CONFIG},
-    trial=runtime_trial,
-    decide=runtime_decide,
+    rule="rate", expected=HOLDS, trial=runtime_trial, decide=runtime_decide,
+    configs=profiles({"n_trials": 1, "benchmark_json": BENCHMARK_JSON, "repository_root": repository_root,
+                      "benchmark_sha256": _default_digest}, smoke={}, quick={}, full={}),
     instances="pytest-benchmark run times of Algorithm 1 at the proof's eta and m on the Section 6 "
               "data (random coordinates, D = 2T), one numba thread, CPU time: T = 64, 128, 256 at B = 1 and "
               "B = 1, 1.5, 2, 2.5 at T = 128, the whole grid once per repetition, 15 interleaved "
               "repetitions",
 ))
+
