@@ -110,18 +110,13 @@ def rule_decide(records, config, alpha) -> Verdict:
     rounds = sum(r["rounds"] for rec in records for r in rec.values())
     breached = [(i, name, r) for i, rec in enumerate(records) for name, r in rec.items() if r["breaches"]]
     share = sum(r["breaches"] for _, _, r in breached) / rounds
-    counterexample = None
-    if breached:
-        index, name, r = breached[0]
-        counterexample = {"trial_index": index, "run": name, "description": ALGORITHM1_RUNS[name], **r["first"]}
-    per_run = {name: {"rounds": sum(rec[name]["rounds"] for rec in records),
-                      "breaches": sum(rec[name]["breaches"] for rec in records),
-                      "shrinks": sum(rec[name]["shrinks"] for rec in records),
-                      "estimates_on_the_boundary": sum(rec[name]["at_boundary"] for rec in records)}
-               for name in config["runs"]}
-    return invariant("iln.alg1.rule", broken=bool(breached), share=share, checked=rounds,
-                             alpha=alpha, counterexample=counterexample, n_trials=len(records),
-                             details={"rounds_checked": rounds, "runs": per_run, "slack": SLACK})
+    counterexample = {"trial_index": breached[0][0], "run": breached[0][1], "description": ALGORITHM1_RUNS[breached[0][1]],
+                      **breached[0][2]["first"]} if breached else None
+    totals = {"rounds": "rounds", "breaches": "breaches", "shrinks": "shrinks", "estimates_on_the_boundary": "at_boundary"}
+    per_run = {name: {out: sum(rec[name][key] for rec in records) for out, key in totals.items()} for name in config["runs"]}
+    return invariant("iln.alg1.rule", broken=bool(breached), share=share, checked=rounds, alpha=alpha,
+                     counterexample=counterexample, n_trials=len(records),
+                     details={"rounds_checked": rounds, "runs": per_run, "slack": SLACK})
 
 
 _RULE = (r"\text{if } |E_t| < 16B:\ \alpha^{(t+1)} = \alpha^{(t)},\ \alpha_t^{(t+1)} = -\eta(y_t - E_t);"

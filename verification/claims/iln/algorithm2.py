@@ -39,6 +39,15 @@ def unbiased_trial(config, seed) -> dict:
     return record
 
 
+def unbiased_point(key: str, records, margin: float) -> rules.EqualityPoint:
+    """An (instance, method) pair: its estimates E against the exact ``<f, Phi(x)>``, within
+    ``margin * ||alpha||_1``, in ``[-||alpha||_1, ||alpha||_1]``."""
+    inst = estimator_instance(key.split("/")[0])
+    return rules.EqualityPoint(key=key, values=[r[key] for r in records], exact=inst.exact, lower=-inst.alpha_l1,
+                               upper=inst.alpha_l1, margin=margin * inst.alpha_l1,
+                               instance={"instance": key, "description": ESTIMATOR_INSTANCES[key.split("/")[0]]})
+
+
 def unbiased_decide(records, config, alpha) -> Verdict:
     """Equivalence rule per (instance, method): E's mean within ``margin * ||alpha||_1`` of the
     exact ``<f, Phi(x)>``.
@@ -47,13 +56,7 @@ def unbiased_decide(records, config, alpha) -> Verdict:
     exact-coverage interval; the margin, and the sample size that reaches it with the design
     power, are fixed in the configuration.
     """
-    points = []
-    for key in sorted(records[0]):
-        inst = estimator_instance(key.split("/")[0])
-        points.append(rules.EqualityPoint(
-            key=key, values=[r[key] for r in records], exact=inst.exact, lower=-inst.alpha_l1,
-            upper=inst.alpha_l1, margin=config["margin"] * inst.alpha_l1,
-            instance={"instance": key, "description": ESTIMATOR_INSTANCES[key.split("/")[0]]}))
+    points = [unbiased_point(key, records, config["margin"]) for key in sorted(records[0])]
     return rules.equivalence("iln.alg2.unbiased", points, alpha,
                              {"margin_relative_to_alpha_l1": config["margin"]},
                              anytime=bool(config.get(SEQUENTIAL)))

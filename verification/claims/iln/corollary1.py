@@ -78,31 +78,39 @@ def arxiv_rate_check(eps: float, B_grid) -> dict:
             "violated": any(r["excess_arXiv"] > eps for r in rows.values())}
 
 
+def excess_risk_point(point, records) -> rules.MeanPoint:
+    """The excess risks of one (population, B, eps) point against ``online_to_batch_excess_risk(B,
+    T)``, in ``[0, (B_T + 1)^2 / 2]``: f_S's norm is at most B_T like every f_t's."""
+    B_T = float(theory.f_norm_bound(point["B"], theory.eta_proof(point["B"], point["T"]), point["T"]))
+    return rules.MeanPoint(key=point["key"], values=[r[point["key"]]["excess"] for r in records],
+                           bound=float(theory.online_to_batch_excess_risk(point["B"], point["T"])), lower=0.0,
+                           upper=(B_T + 1) ** 2 / 2, instance={"B": point["B"], "T": point["T"], "eps": point["eps"]})
+
+
+def arxiv_rate_failures(arxiv: dict) -> tuple[dict, float, dict | None]:
+    """Of :func:`arxiv_rate_check`'s grid: the point of largest excess risk, the share of B
+    whose excess risk exceeds eps, and the counterexample (None when the arXiv rate holds)."""
+    bad = max(arxiv["points"].values(), key=lambda r: r["excess_arXiv"])
+    share = sum(r["excess_arXiv"] > arxiv["eps"] for r in arxiv["points"].values()) / len(arxiv["points"])
+    counterexample = {"version": "arXiv", "instance": "point mass, psi = 0.999/B, y = 1",
+                      "eps": arxiv["eps"], "smallest_B": arxiv["smallest_B"],
+                      "smallest_T": arxiv["smallest_T"], **bad} if arxiv["violated"] else None
+    return bad, share, counterexample
+
+
 def online_to_batch_decide(records, config, alpha) -> Verdict:
     """Mean rule at every point against ``online_to_batch_excess_risk(B, T)`` (the ICML rate
     with the proof's constants: the corrected statement), and the deterministic check that
     the arXiv rate fails. holds_after_correction when the arXiv rate fails and the mean rule
     holds everywhere."""
-    points = []
-    for point in _batch_points(config):
-        # 0 <= excess risk <= (B_T + 1)^2 / 2: f_S's norm is at most B_T like every f_t's.
-        B_T = float(theory.f_norm_bound(point["B"], theory.eta_proof(point["B"], point["T"]), point["T"]))
-        points.append(rules.MeanPoint(
-            key=point["key"], values=[r[point["key"]]["excess"] for r in records],
-            bound=float(theory.online_to_batch_excess_risk(point["B"], point["T"])), lower=0.0,
-            upper=(B_T + 1) ** 2 / 2, instance={"B": point["B"], "T": point["T"], "eps": point["eps"]}))
+    points = [excess_risk_point(point, records) for point in _batch_points(config)]
     arxiv = arxiv_rate_check(config["arxiv_eps"], config["arxiv_B"])
     details = {"arxiv_rate": arxiv, "populations": {n: POPULATIONS[n] for n in config["populations"]}}
     # The corrected statement's mean rule and the printed (arXiv) rate's exact check, each at
     # alpha / 2 (rules.with_correction); the exact check makes no error of its own.
     corrected = rules.mean_bound("iln.cor1.online_to_batch", points, alpha / 2, details)
-    bad = max(arxiv["points"].values(), key=lambda r: r["excess_arXiv"])
-    counterexample = {"version": "arXiv", "instance": "point mass, psi = 0.999/B, y = 1",
-                      "eps": arxiv["eps"], "smallest_B": arxiv["smallest_B"],
-                      "smallest_T": arxiv["smallest_T"], **bad} if arxiv["violated"] else None
-    printed = rules.invariant("iln.cor1.online_to_batch", broken=arxiv["violated"],
-                              share=sum(r["excess_arXiv"] > arxiv["eps"] for r in arxiv["points"].values())
-                              / len(arxiv["points"]),
+    bad, share, counterexample = arxiv_rate_failures(arxiv)
+    printed = rules.invariant("iln.cor1.online_to_batch", broken=arxiv["violated"], share=share,
                               checked=len(arxiv["points"]), alpha=alpha / 2, counterexample=counterexample,
                               n_trials=len(records), details=details, statistic=bad["excess_arXiv"],
                               bound=arxiv["eps"],

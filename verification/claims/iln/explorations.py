@@ -233,6 +233,26 @@ def ablation_trial(config, seed) -> dict:
     return record
 
 
+def smallest_fraction_holding(rows, keys, config, bound: float) -> dict:
+    """Per family, the smallest fraction of m_proof from which up every point's t interval
+    (approximate: reported, not decided) lies below the bound, or None.
+
+    With the regret's vast a-priori range no point can be shown to hold at the rule's level,
+    so the smallest m is read off the t interval, which is approximate (and says so).
+    """
+    smallest = {}
+    for fam_name in config["families"]:
+        holding = None
+        for q in _ablation_fractions(config):
+            mine = [rows[k]["t_interval_not_deciding"][1] < bound for k, f, _, q2 in keys
+                    if f == fam_name and q2 == q]
+            if not all(mine):
+                break
+            holding = q
+        smallest[fam_name] = holding
+    return smallest
+
+
 def ablation_decide(records, config, alpha) -> Verdict:
     """The mean rule at the decisive fraction decides (Bonferroni over its points); every other
     fraction is reported with the same rule, and per family the smallest fraction from which
@@ -245,19 +265,7 @@ def ablation_decide(records, config, alpha) -> Verdict:
     # Every fraction reported with the same rule and level (not deciding).
     rows = rules.mean_bound("iln.explore.m_ablation", _regret_points(records, [k for k, *_ in keys], config["T"]),
                             alpha * len(keys) / len(decisive_keys), {}).details["points"]
-    # Reported, not decided: with the regret's vast a-priori range no point can be shown to
-    # hold at the rule's level, so the smallest m is read off the t interval, which is
-    # approximate (and says so).
-    smallest = {}
-    for fam_name in config["families"]:
-        holding = None
-        for q in _ablation_fractions(config):
-            mine = [rows[k]["t_interval_not_deciding"][1] < bound for k, f, _, q2 in keys
-                    if f == fam_name and q2 == q]
-            if not all(mine):
-                break
-            holding = q
-        smallest[fam_name] = holding
+    smallest = smallest_fraction_holding(rows, keys, config, bound)
     details = {"m_proof": theory.m_proof(1.0, config["T"]), "fractions": config["fractions"],
                "decisive_fraction": config["decisive_fraction"],
                "smallest_fraction_holding": smallest,

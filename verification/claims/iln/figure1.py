@@ -145,6 +145,13 @@ def _figure(records, config, loss, accounting):
             "paper_showed": _PAPER_SHOWED}
 
 
+#: how the held-out points are predicted at a counted budget (the report's details).
+TEST_TIME_BUDGET = ("each learner predicts the held-out points as a user would, the cost counted "
+                    "(iln.comparison.prediction_budget): Shrinking Gradient through Algorithm 2 at "
+                    "its training m (2 m psi evaluations and m draws per point), Fixed-Random with "
+                    "its r features, DSGD with its k T features")
+
+
 def figure1_decide(records, config, alpha) -> Verdict:
     """Comparison rule, one verdict per cell (loss x budget accounting,
     :func:`verification.rules.by_cell`, each cell at ``alpha / 4``): in a cell, at a budget
@@ -164,10 +171,7 @@ def figure1_decide(records, config, alpha) -> Verdict:
         "figures": figures,
         "accountings": {acc: ACCOUNTINGS[acc] for acc in config["budgets"]},
         "losses": dict(LOSSES),
-        "test_time_budget": "each learner predicts the held-out points as a user would, the cost counted "
-                            "(iln.comparison.prediction_budget): Shrinking Gradient through Algorithm 2 at "
-                            "its training m (2 m psi evaluations and m draws per point), Fixed-Random with "
-                            "its r features, DSGD with its k T features",
+        "test_time_budget": TEST_TIME_BUDGET,
         "tuned_steps": _tuned_steps(records),
     }
     return rules.by_cell(FIGURE1_ID, _cells(records, config), DECIDING_CELL, alpha, details=details)

@@ -131,6 +131,40 @@ def lemma1_lower_end(K: np.ndarray, y: np.ndarray, B: float, eta: float, B_T: fl
     return -comparator_loss - float(theory.lemma1_rhs(B, eta, B_T, grad_sq, grad_var, events))
 
 
+def lemma1_points(setting, records, config) -> tuple[list[rules.MeanPoint], dict]:
+    """The points of one setting, ICML's and arXiv's indexing of the P events, and their figures.
+
+    Per run ``regret - rhs``, ``rhs`` :func:`iln.theory.lemma1_rhs` of the run's own terms with
+    ``B_T = (16B+1) eta T`` (arXiv eq. (23)); its lower end is :func:`lemma1_lower_end`.
+    """
+    T, B, name = config["T"], config["B"], setting["sequence"]
+    seq, K = _fixed_sequence(name, T, config["data_seed"])
+    eta = _step_size(setting["eta"], B, T, K)
+    B_T = float(theory.f_norm_bound(B, eta, T))
+    comparator_loss = _fixed_comparator(name, T, config["data_seed"], B).total_loss
+    terms = {key: np.array([r[name][key] for r in records], dtype=np.float64)
+             for key in ("regret", "grad_sq", "grad_var", "events_icml", "events_arxiv")}
+    points, figures = [], {}
+    for version in ("ICML", "arXiv"):
+        events = terms[f"events_{version.lower()}"]
+        rhs = theory.lemma1_rhs(B, eta, B_T, terms["grad_sq"], terms["grad_var"], events)
+        mean_rhs = float(theory.lemma1_rhs(B, eta, B_T, terms["grad_sq"].mean(),
+                                           terms["grad_var"].mean(), events.mean()))
+        key = f"{name}/{version}"
+        # regret - rhs has no useful upper end (rhs falls with the variance term), so
+        # the point can be violated, never shown to hold; its lower end is a-priori.
+        rounds = T - 1 if version == "ICML" else T
+        lower = lemma1_lower_end(K, seq.y, B, eta, B_T, comparator_loss, rounds)
+        points.append(rules.MeanPoint(key=key, values=terms["regret"] - rhs, bound=0.0, lower=lower,
+                                      scale=mean_rhs, instance={"setting": name, "version": version,
+                                                                "T": T, "eta": eta, "lower_end": lower}))
+        figures[key] = {"rhs": mean_rhs, "mean_regret": float(terms["regret"].mean()), "eta": eta,
+                        "B_T": B_T, "mean_events": float(events.mean()),
+                        "mean_shrinks": float(np.mean([r[name]["shrinks"] for r in records])),
+                        "max_f_norm": max(r[name]["max_f_norm"] for r in records)}
+    return points, figures
+
+
 def lemma1_decide(records, config, alpha) -> Verdict:
     """Mean rule on ``regret - rhs`` per run, per setting and version: E[.] <= 0.
 
@@ -138,38 +172,15 @@ def lemma1_decide(records, config, alpha) -> Verdict:
     eta T`` (arXiv eq. (23)); by linearity its mean is the lemma's right-hand side, so
     ``E[regret - rhs] <= 0`` is the lemma. The tightness is ``E[regret] / rhs``.
     """
-    T, B = config["T"], config["B"]
-    settings = config["settings"]
     points, figures = [], {}
-    for setting in settings:
-        name = setting["sequence"]
-        seq, K = _fixed_sequence(name, T, config["data_seed"])
-        eta = _step_size(setting["eta"], B, T, K)
-        B_T = float(theory.f_norm_bound(B, eta, T))
-        comparator_loss = _fixed_comparator(name, T, config["data_seed"], B).total_loss
-        terms = {key: np.array([r[name][key] for r in records], dtype=np.float64)
-                 for key in ("regret", "grad_sq", "grad_var", "events_icml", "events_arxiv")}
-        for version in ("ICML", "arXiv"):
-            events = terms[f"events_{version.lower()}"]
-            rhs = theory.lemma1_rhs(B, eta, B_T, terms["grad_sq"], terms["grad_var"], events)
-            mean_rhs = float(theory.lemma1_rhs(B, eta, B_T, terms["grad_sq"].mean(),
-                                               terms["grad_var"].mean(), events.mean()))
-            key = f"{name}/{version}"
-            # regret - rhs has no useful upper end (rhs falls with the variance term), so
-            # the point can be violated, never shown to hold; its lower end is a-priori.
-            rounds = T - 1 if version == "ICML" else T
-            lower = lemma1_lower_end(K, seq.y, B, eta, B_T, comparator_loss, rounds)
-            points.append(rules.MeanPoint(key=key, values=terms["regret"] - rhs, bound=0.0, lower=lower,
-                                          scale=mean_rhs, instance={"setting": name, "version": version,
-                                                                    "T": T, "eta": eta, "lower_end": lower}))
-            figures[key] = {"rhs": mean_rhs, "mean_regret": float(terms["regret"].mean()), "eta": eta,
-                            "B_T": B_T, "mean_events": float(events.mean()),
-                            "mean_shrinks": float(np.mean([r[name]["shrinks"] for r in records])),
-                            "max_f_norm": max(r[name]["max_f_norm"] for r in records)}
+    for setting in config["settings"]:
+        mine, more = lemma1_points(setting, records, config)
+        points += mine
+        figures.update(more)
     details = {"statistic_units": "regret - right-hand side (the lemma: mean <= 0); ratio 1 + "
                                   "(regret - rhs) / rhs = regret / rhs",
                "settings": figures,
-               "sequences": {s["sequence"]: SEQUENCES[s["sequence"]] for s in settings}}
+               "sequences": {s["sequence"]: SEQUENCES[s["sequence"]] for s in config["settings"]}}
     return rules.mean_bound("iln.lemma1.decomposition", points, alpha, details)
 
 

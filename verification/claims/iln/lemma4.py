@@ -44,23 +44,22 @@ def _grid_key(point) -> str:
     return f"{point['instance']}/m={point['m']}/eps={point['eps_rel']}"
 
 
+def hoeffding_point(point, records) -> rules.TailPoint:
+    """A grid point (instance, m, eps/||alpha||_1): how often ``|E - <f, Phi(x)>| > eps``
+    against the printed tail of eq. (19) and the two-sided Hoeffding tail."""
+    inst = estimator_instance(point["instance"])
+    eps = point["eps_rel"] * inst.alpha_l1
+    return rules.TailPoint.from_hits(
+        _grid_key(point), [r[_grid_key(point)] for r in records],
+        printed=float(theory.hoeffding_tail_printed(point["m"], eps, inst.alpha_l1)),
+        corrected=float(theory.hoeffding_tail_corrected(point["m"], eps, inst.alpha_l1)),
+        instance={**point, "description": ESTIMATOR_INSTANCES[point["instance"]]})
+
+
 def hoeffding_decide(records, config, alpha) -> Verdict:
     """Probability-bound rule (:func:`verification.rules.probability_bound`) at every grid
     point, the printed tail of eq. (19) first, then the two-sided Hoeffding tail."""
-    points = []
-    for point in config["grid"]:
-        key = _grid_key(point)
-        inst = estimator_instance(point["instance"])
-        eps = point["eps_rel"] * inst.alpha_l1
-        hits = [r[key] for r in records]
-        points.append(rules.TailPoint(
-            key=key, k=int(sum(hits)), n=len(records),
-            printed=float(theory.hoeffding_tail_printed(point["m"], eps, inst.alpha_l1)),
-            corrected=float(theory.hoeffding_tail_corrected(point["m"], eps, inst.alpha_l1)),
-            first_event=hits.index(True) if any(hits) else None,
-            instance={**point, "description": ESTIMATOR_INSTANCES[point["instance"]]},
-        ))
-    return rules.probability_bound("iln.lemma4.hoeffding", points, alpha)
+    return rules.probability_bound("iln.lemma4.hoeffding", [hoeffding_point(p, records) for p in config["grid"]], alpha)
 
 
 _TAIL_ICML = r"\mathbb{P}\left[|E - \langle f, \Phi(\mathbf{x}) \rangle| > \epsilon\right] \leq \exp\left(-\frac{m\epsilon^2}{\|\alpha\|_1^2}\right)"

@@ -55,26 +55,18 @@ def alpha_l1_trial(config, seed) -> dict:
 
 def alpha_l1_decide(records, config, alpha) -> Verdict:
     """Deterministic invariant: one round beyond the slack anywhere is a violation."""
-    worst = None
-    shrinks = 0
-    for index, record in enumerate(records):
-        for name, r in record.items():
-            shrinks += r["shrinks"]
-            if worst is None or r["ratio"] > worst[2]["ratio"]:
-                worst = (index, name, r)
-    if worst is None:
+    runs = [(index, name, r) for index, record in enumerate(records) for name, r in record.items()]
+    if not runs:
         raise ValueError("records must hold at least one run")
-    index, name, r = worst
-    runs = [r2 for rec in records for r2 in rec.values()]
-    broken = sum(bool(r2["violations"]) for r2 in runs)
-    counterexample = None
-    if broken:
-        counterexample = {"trial_index": index, "run": name, "description": ALGORITHM1_RUNS[name], "round": r["round"],
-                          "ratio": r["ratio"]}
+    index, name, r = max(runs, key=lambda run: run[2]["ratio"])
+    broken = sum(bool(run["violations"]) for *_, run in runs)
+    counterexample = {"trial_index": index, "run": name, "description": ALGORITHM1_RUNS[name], "round": r["round"],
+                      "ratio": r["ratio"]} if broken else None
     return rules.invariant(
         "iln.lemma5.alpha_l1", broken=bool(broken), share=broken / len(runs), checked=len(runs),
         alpha=alpha, counterexample=counterexample, n_trials=len(records), statistic=r["ratio"], bound=1.0,
-        details={"worst_run": name, "worst_round": r["round"], "shrink_rounds": shrinks, "slack": SLACK,
+        details={"worst_run": name, "worst_round": r["round"], "shrink_rounds": sum(run["shrinks"] for *_, run in runs),
+                 "slack": SLACK,
                  "runs": {n: ALGORITHM1_RUNS[n] for n in config["runs"]}})
 
 
@@ -114,23 +106,22 @@ def algorithm1_tail_trial(config, seed) -> dict:
     return record
 
 
+def estimate_tail_points(name: str, records, config) -> list[rules.TailPoint]:
+    """The rounds of one run: how often ``|E_t - <f_t, Phi(x_t)>| > eps_t`` against the printed
+    eq. (20) at the eps where it is ``config["target"]``, and its two-sided form."""
+    probe = algorithm1_run(name, config["T"], config["m"], child(np.random.SeedSequence(0), 0))
+    return [rules.TailPoint.from_hits(
+        f"{name}/t={t}", [r[f"{name}/t={t}"] for r in records],
+        printed=float(theory.estimate_tail_printed(probe.m, _eps(probe, t, config["target"]), probe.B, probe.eta, t)),
+        corrected=float(theory.estimate_tail_corrected(probe.m, _eps(probe, t, config["target"]), probe.B, probe.eta, t)),
+        instance={"run": name, "round": t, "description": ALGORITHM1_RUNS[name]}) for t in config["rounds"]]
+
+
 def algorithm1_tail_decide(records, config, alpha) -> Verdict:
     """Probability-bound rule at every (run, round), printed eq. (20) then its two-sided form."""
-    points, ratios = [], {}
-    for name in config["runs"]:
-        probe = algorithm1_run(name, config["T"], config["m"], child(np.random.SeedSequence(0), 0))
-        for t in config["rounds"]:
-            key = f"{name}/t={t}"
-            hits = [r[key] for r in records]
-            eps = _eps(probe, t, config["target"])
-            points.append(rules.TailPoint(
-                key=key, k=int(sum(hits)), n=len(records),
-                printed=float(theory.estimate_tail_printed(probe.m, eps, probe.B, probe.eta, t)),
-                corrected=float(theory.estimate_tail_corrected(probe.m, eps, probe.B, probe.eta, t)),
-                first_event=hits.index(True) if any(hits) else None,
-                instance={"run": name, "round": t, "description": ALGORITHM1_RUNS[name]},
-            ))
-            ratios[key] = max(r[f"{key}/l1_ratio"] for r in records)
+    points = [point for name in config["runs"] for point in estimate_tail_points(name, records, config)]
+    ratios = {f"{name}/t={t}": max(r[f"{name}/t={t}/l1_ratio"] for r in records)
+              for name in config["runs"] for t in config["rounds"]}
     return rules.probability_bound("iln.lemma5.tail", points, alpha,
                                    details={"max_alpha_l1_over_bound": ratios})
 

@@ -39,6 +39,44 @@ from verification.claims.iln.lemma2 import (
 from verification.verdicts import HOLDS_AFTER_CORRECTION, Verdict
 
 
+def events_row(point, name: str, outcomes: list[dict], level: float) -> tuple[dict, dict | None]:
+    """The replays of one (state, m, f*) point: how often the penalty event and ``E1 or E2``
+    happen, their two-sided Clopper-Pearson intervals at ``level``, how much of ``E1 or E2``
+    the event fills, the proof's next steps (ICML eqs. (23)-(24) / arXiv eqs. (19)-(20)) and,
+    under a two-point law, the exact probabilities; and the first replay outside ``E1 or E2``
+    (None when there is none)."""
+    state, n = probe_state(point["state"]), len(outcomes)
+    union = [o["E1"] or o["E2"] for o in outcomes]
+    event = [o[name] for o in outcomes]
+    outside = [i for i in range(n) if event[i] and not union[i]]
+    k_event, k_union = sum(event), sum(union)
+    row = {"m": point_m(state, point), "events": k_event, "E1_or_E2": k_union,
+           "frequency": k_event / n, "E1_or_E2_frequency": k_union / n,
+           "interval": _two_sided(k_event, n, level), "E1_or_E2_interval": _two_sided(k_union, n, level),
+           "events_outside_E1_or_E2": len(outside), "fills": k_event / k_union if k_union else 0.0,
+           "E1": sum(o["E1"] for o in outcomes), "E2": sum(o["E2"] for o in outcomes),
+           "shrinks": sum(o["shrink"] for o in outcomes),
+           "shrinks_at_exactly_16B": sum(o["boundary"] for o in outcomes),
+           "proof_steps_failing": sum((o["E1"] and not o["E2"] and not o["D"]) or (o["E2"] and not o["D"])
+                                      for o in outcomes)}
+    if two_point_law(point["state"], row["m"]) is not None:
+        row["log10_exact_probability"] = exact_log10(point["state"], row["m"], lambda o: o[name])
+        row["log10_exact_E1_or_E2"] = exact_log10(point["state"], row["m"], lambda o: o["E1"] or o["E2"])
+    o = outcomes[outside[0]] if outside else None
+    return row, None if o is None else {"trial_index": outside[0], "state": point["state"], "m": row["m"],
+                                        "comparator": name, "E_t": o["E"], "f_norm": state.f_norm,
+                                        "round": state.t, "shrink": o["shrink"]}
+
+
+#: why the implication is checked in place of the printed inequality (in the report's details).
+EVENTS_NOTE = ("Algorithm 1 shrinks at |E_t| >= 16B while both events need |E_t| > 16B: a "
+               "shrink at exactly 16B is in neither event, so the implication can fail "
+               "there (and the strict '<' of the printed statement fails whenever both "
+               "probabilities are 0, e.g. at t = 1); shrinks_at_exactly_16B counts such "
+               "replays. Both are null sets for the states tried, so the statement is "
+               "checked as P_t(f*) <= P[E1 or E2] through its pointwise implication.")
+
+
 def events_decide(records, config, alpha) -> Verdict:
     """Deterministic rule on every replay: the shrink-penalty event must lie in ``E1 or E2``.
 
@@ -51,54 +89,20 @@ def events_decide(records, config, alpha) -> Verdict:
     same replays.  The power is the smallest per-replay probability of an event outside
     ``E1 or E2`` that shows up at least once with probability 0.9.
     """
-    n = len(records)
     pairs = [(p, name) for p in config["grid"] for name in probe_state(p["state"]).comparators]
-    level = 1 - alpha / len(pairs)
-    rows, counterexample, worst, tightness = {}, None, (0, None), 0.0
+    rows, examples = {}, {}
     for point, name in pairs:
-        state, key = probe_state(point["state"]), point_key(point)
-        outcomes = [r[key] for r in records]
-        union = [o["E1"] or o["E2"] for o in outcomes]
-        event = [o[name] for o in outcomes]
-        outside = [i for i in range(n) if event[i] and not union[i]]
-        k_event, k_union = sum(event), sum(union)
-        ratio = k_event / k_union if k_union else 0.0
-        tightness = max(tightness, ratio)
-        row = {"m": point_m(state, point), "events": k_event, "E1_or_E2": k_union,
-               "frequency": k_event / n, "E1_or_E2_frequency": k_union / n,
-               "interval": _two_sided(k_event, n, level), "E1_or_E2_interval": _two_sided(k_union, n, level),
-               "events_outside_E1_or_E2": len(outside), "fills": ratio,
-               "E1": sum(o["E1"] for o in outcomes), "E2": sum(o["E2"] for o in outcomes),
-               "shrinks": sum(o["shrink"] for o in outcomes),
-               "shrinks_at_exactly_16B": sum(o["boundary"] for o in outcomes),
-               "proof_steps_failing": sum((o["E1"] and not o["E2"] and not o["D"]) or (o["E2"] and not o["D"])
-                                          for o in outcomes)}
-        law = two_point_law(point["state"], row["m"])
-        if law is not None:
-            row["log10_exact_probability"] = exact_log10(point["state"], row["m"], lambda o, n=name: o[n])
-            row["log10_exact_E1_or_E2"] = exact_log10(point["state"], row["m"], lambda o: o["E1"] or o["E2"])
-        rows[f"{key}/{name}"] = row
-        if len(outside) > worst[0]:
-            worst = (len(outside), f"{key}/{name}")
-        if outside and counterexample is None:
-            o = outcomes[outside[0]]
-            counterexample = {"trial_index": outside[0], "state": point["state"], "m": row["m"],
-                              "comparator": name, "E_t": o["E"], "f_norm": state.f_norm,
-                              "round": state.t, "shrink": o["shrink"]}
-    k_bad = worst[0]
-    first = first_round()
-    info = dict({"states": states_details(config["grid"]), "points": rows,
-                 "worst_point": worst[1], "printed_strict_at_t1": first,
-                 "note": "Algorithm 1 shrinks at |E_t| >= 16B while both events need |E_t| > 16B: a "
-                         "shrink at exactly 16B is in neither event, so the implication can fail "
-                         "there (and the strict '<' of the printed statement fails whenever both "
-                         "probabilities are 0, e.g. at t = 1); shrinks_at_exactly_16B counts such "
-                         "replays. Both are null sets for the states tried, so the statement is "
-                         "checked as P_t(f*) <= P[E1 or E2] through its pointwise implication."},
-    )
+        rows[f"{point_key(point)}/{name}"], examples[f"{point_key(point)}/{name}"] = events_row(
+            point, name, [r[point_key(point)] for r in records], 1 - alpha / len(pairs))
+    k_bad = max(row["events_outside_E1_or_E2"] for row in rows.values())
+    worst = next((k for k, row in rows.items() if row["events_outside_E1_or_E2"] == k_bad), None) if k_bad else None
+    counterexample, first = next((c for c in examples.values() if c), None), first_round()
+    info = {"states": states_details(config["grid"]), "points": rows, "worst_point": worst,
+            "printed_strict_at_t1": first, "note": EVENTS_NOTE}
     # Printed: the strict '<', which round t = 1 breaks deterministically, and the pointwise
     # implication; corrected: '<=', the implication alone.  Both are checked on every replay;
     # the statistic is the largest share of E1 or E2 that the penalty event fills (<= 1).
+    n, tightness = len(records), max([0.0, *(row["fills"] for row in rows.values())])
     checks = {name: rules.invariant("iln.lemma6.events", broken=broken, share=k_bad / n, checked=n * len(pairs),
                                     alpha=alpha / 2, counterexample=counterexample or ({"round": 1, **first} if broken else None),
                                     n_trials=n, details=info, statistic=tightness, bound=1.0,

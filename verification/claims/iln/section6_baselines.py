@@ -129,16 +129,11 @@ def baselines_decide(records, config, alpha) -> Verdict:
     off = [(i, name, r) for i, rec in enumerate(records) for name, r in rec.items()
            if r["breaches"] or r["weights_off"]]
     share = breaches / rounds
-    counterexample = None
-    if off:
-        index, name, r = off[0]
-        learner, settings = BASELINE_RUNS[name]
-        counterexample = {"trial_index": index, "run": name, "learner": learner,
-                          "settings": settings, **r}
+    counterexample = {"trial_index": off[0][0], "run": off[0][1], "learner": BASELINE_RUNS[off[0][1]][0],
+                      "settings": BASELINE_RUNS[off[0][1]][1], **off[0][2]} if off else None
     per_run = {name: {"rounds": sum(rec[name]["rounds"] for rec in records),
                       "rounds_off": sum(rec[name]["breaches"] for rec in records),
-                      "largest_deviation": max(rec[name]["largest_deviation"] for rec in records),
-                      "weights_deviation": max(rec[name]["weights_deviation"] for rec in records)}
+                      **{key: max(rec[name][key] for rec in records) for key in ("largest_deviation", "weights_deviation")}}
                for name in config["runs"]}
     return invariant(
         CLAIM_ID, broken=bool(off), share=share, checked=rounds, alpha=alpha,

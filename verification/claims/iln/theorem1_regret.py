@@ -139,6 +139,28 @@ def _rate(sizes, values, exponent: float, seed: int) -> dict:
             "n_seeds": fit.n_seeds}
 
 
+def regret_rates(records, config) -> dict:
+    """The log-log slopes of the per-seed regret in T (B = 1, per rate sequence; the theorem's
+    exponent 1/2) and in B (at ``B_rounds``; exponent 1), by :func:`_rate`."""
+    rates = {}
+    for j, name in enumerate(config["rate_sequences"]):
+        values = [[r[f"{name}/B=1/T={T}"]["regret"] for T in config["T_grid"]] for r in records]
+        rates[f"T/{name}"] = _rate(config["T_grid"], values, 0.5, seed=100 + j)
+    B_keys = [f"{config['B_sequence']}/B={float(B):g}/T={config['B_rounds']}" for B in config["B_grid"]]
+    rates[f"B/{config['B_sequence']}"] = _rate(config["B_grid"], [[r[k]["regret"] for k in B_keys] for r in records],
+                                               1.0, seed=200)
+    return rates
+
+
+def section6_seconds(records, config) -> dict:
+    """How long the proof's m takes at the largest T on the Section 6 data: the samples it
+    draws and the runs' wall time (not a function of the seed; reported only)."""
+    T_max = max(config["T_grid"])
+    seconds = [r[f"section6/B=1/T={T_max}"]["seconds"] for r in records] if "section6" in config["rate_sequences"] else []
+    return {"T": T_max, "m": theory.m_proof(1.0, T_max), "samples": theory.total_feature_samples(1.0, T_max),
+            "median_s": float(np.median(seconds)) if seconds else None, "max_s": max(seconds) if seconds else None}
+
+
 def regret_decide(records, config, alpha) -> Verdict:
     """Mean rule at every point against ``regret_bound_proof(B, T)``; rates for the report.
 
@@ -151,28 +173,15 @@ def regret_decide(records, config, alpha) -> Verdict:
     mean_points = [regret_point(p["key"], [r[p["key"]]["regret"] for r in records], p["B"], p["T"],
                                 sequence_name=p["sequence"], repeats=config["repeats"])
                    for p in points]
-    rates = {}
-    for j, name in enumerate(config["rate_sequences"]):
-        values = [[r[f"{name}/B=1/T={T}"]["regret"] for T in config["T_grid"]] for r in records]
-        rates[f"T/{name}"] = _rate(config["T_grid"], values, 0.5, seed=100 + j)
-    B_keys = [f"{config['B_sequence']}/B={float(B):g}/T={config['B_rounds']}" for B in config["B_grid"]]
-    rates[f"B/{config['B_sequence']}"] = _rate(config["B_grid"], [[r[k]["regret"] for k in B_keys] for r in records],
-                                               1.0, seed=200)
     T_max = max(config["T_grid"])
-    seconds = [r[f"section6/B=1/T={T_max}"]["seconds"] for r in records] if "section6" in config["rate_sequences"] else []
-    adaptive = [r["adaptive"]["regret"] for r in records]
-    T_adaptive = config["adaptive_T"]
     details = {
-        "rates": rates,
+        "rates": regret_rates(records, config),
         "rate_note": "slopes over a finite grid are evidence, not proof; they do not decide",
-        "seconds_section6_largest_T": {"T": T_max, "m": theory.m_proof(1.0, T_max),
-                                       "samples": theory.total_feature_samples(1.0, T_max),
-                                       "median_s": float(np.median(seconds)) if seconds else None,
-                                       "max_s": max(seconds) if seconds else None},
+        "seconds_section6_largest_T": section6_seconds(records, config),
         "a_priori_range": _a_priori_range(1.0, T_max),
         "shrinks": {p["key"]: sum(r[p["key"]]["shrinks"] for r in records) for p in points},
-        "adaptive_adversary": {"T": T_adaptive, "mean_regret": float(np.mean(adaptive)),
-                               "bound": float(theory.regret_bound_proof(1.0, T_adaptive)),
+        "adaptive_adversary": {"T": config["adaptive_T"], "mean_regret": float(np.mean([r["adaptive"]["regret"] for r in records])),
+                               "bound": float(theory.regret_bound_proof(1.0, config["adaptive_T"])),
                                "note": "labels chosen after seeing f_t: outside Theorem 1 "
                                        "(oblivious sequences); reported, not decided"},
         "sequences": {n: SEQUENCES[n] for n in {p["sequence"] for p in points}},

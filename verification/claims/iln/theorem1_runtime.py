@@ -171,6 +171,23 @@ def _slopes(times, sizes, key):
     return out
 
 
+def rate_point(record, times, axis: str) -> tuple[rules.RatePoint, dict]:
+    """The line of ``axis`` (T at B = 1, or B at T = 128): the repetitions' slopes of log time,
+    against the slope of the operation count ``T * m_proof(B, T)`` over the same grid; and the
+    figures of the line (its median times) for the report."""
+    sizes, key = _line(record["points"], axis)
+    if len(sizes) < 2:
+        raise ValueError(f"benchmark_json {record['path']}: the {axis} line has {len(sizes)} sizes, need 2")
+    count = [theory.total_feature_samples(B, T) for T, B in map(key, sizes)]
+    count_slope = float(np.polyfit(np.log(sizes), np.log(count), 1)[0])
+    slopes = _slopes(times, sizes, key)
+    medians = [float(np.median([row[key(s)] for row in times.values() if key(s) in row])) for s in sizes]
+    instance = {"axis": axis, "grid": list(sizes), "benchmark_sha256": record["sha256"]}
+    return (rules.RatePoint(axis, slopes, count_slope, tolerance=TOLERANCE, instance=instance),
+            {"slopes": slopes, "operation_count_slope": count_slope, "theorem_exponent": 2 if axis == "T" else 4,
+             "grid": list(sizes), "median_time_s": medians})
+
+
 def runtime_decide(records, config, alpha) -> Verdict:
     """The rate rule on the exponents in T and in B, each against the operation count's.
 
@@ -195,18 +212,8 @@ def runtime_decide(records, config, alpha) -> Verdict:
         details["load_average_1min"] = {"min": min(loads), "median": float(np.median(loads)), "max": max(loads)}
     points = []
     for axis in ("T", "B"):
-        sizes, key = _line(record["points"], axis)
-        if len(sizes) < 2:
-            raise ValueError(f"benchmark_json {record['path']}: the {axis} line has {len(sizes)} sizes, need 2")
-        count = [theory.total_feature_samples(B, T) for T, B in map(key, sizes)]
-        count_slope = float(np.polyfit(np.log(sizes), np.log(count), 1)[0])
-        slopes = _slopes(times, sizes, key)
-        medians = [float(np.median([row[key(s)] for row in times.values() if key(s) in row])) for s in sizes]
-        details[f"exponent_{axis}"] = {"slopes": slopes, "operation_count_slope": count_slope,
-                                       "theorem_exponent": 2 if axis == "T" else 4, "grid": list(sizes),
-                                       "median_time_s": medians}
-        instance = {"axis": axis, "grid": list(sizes), "benchmark_sha256": record["sha256"]}
-        points.append(rules.RatePoint(axis, slopes, count_slope, tolerance=TOLERANCE, instance=instance))
+        point, details[f"exponent_{axis}"] = rate_point(record, times, axis)
+        points.append(point)
     refuse = None if interleaved else (
         "the benchmark file has no `rep` in extra_info (the old format): its rounds ran back to back "
         "at each grid point and are not independent repetitions, so the slopes fitted per round are "

@@ -152,14 +152,12 @@ def _tail_points(records, config, rule):
                 if not hits:
                     continue
                 m = {"printed": theory.test_time_m, "corrected": theory.test_time_m_corrected}.get(rule)
-                points.append(rules.TailPoint(
-                    key=key, k=int(sum(hits)), n=len(hits), printed=float(grid_point["delta"]),
-                    first_event=hits.index(True) if any(hits) else None,
+                points.append(rules.TailPoint.from_hits(
+                    key, hits, printed=float(grid_point["delta"]),
                     instance={"instance": inst, "predictor": predictor, "m_rule": rule,
                               "m": m(grid_point["r"], grid_point["delta"], 1.0) if m else None,
                               "delta": grid_point["delta"], "eps0_over_alpha_l1": grid_point["r"],
-                              "run": ALGORITHM1_RUNS[inst.split("/")[0]], "test_point": TEST_POINTS[inst.split("/")[1]]},
-                ))
+                              "run": ALGORITHM1_RUNS[inst.split("/")[0]], "test_point": TEST_POINTS[inst.split("/")[1]]}))
     return points
 
 
@@ -179,6 +177,17 @@ def _theorem_check(records, config, alpha):
     return out
 
 
+#: how each m sampled is chosen (the report's details).
+M_RULE_TEXTS = {
+    "printed": "ceil(||alpha||_1^2 log(1/delta) / eps0^2): ICML Lemma 4 eq. (19) / arXiv Lemma 3 "
+               "eq. (15) solved for m (iln.theory.test_time_m)",
+    "corrected": "ceil(2 ||alpha||_1^2 log(2/delta) / eps0^2), chosen by "
+                 "ShrinkingGradientResult.predict(epsilon=, delta=) (iln.theory.test_time_m_corrected)",
+    "theorem": "the printed constant with ||alpha||_1 replaced by Lemma 5's (16B+1) eta T "
+               "(arXiv C.2's (16B+1) B sqrt(T) at Theorem 1's eta); secondary, not in the verdict",
+}
+
+
 def test_time_decide(records, config, alpha) -> Verdict:
     """Probability-bound rule (:func:`verification.rules.probability_bound`) at ``alpha / 2``
     for the printed constant (the claim's verdict) and for the corrected one (the erratum's
@@ -192,14 +201,7 @@ def test_time_decide(records, config, alpha) -> Verdict:
     details["max_alpha_l1_over_lemma5_bound"] = {
         f"{inst}/{pred}": max(r[f"{inst}/{pred}/l1_ratio"] for r in records)
         for inst in config["instances"] for pred in config["predictors"]}
-    details["m_rules"] = {
-        "printed": "ceil(||alpha||_1^2 log(1/delta) / eps0^2): ICML Lemma 4 eq. (19) / arXiv Lemma 3 "
-                   "eq. (15) solved for m (iln.theory.test_time_m)",
-        "corrected": "ceil(2 ||alpha||_1^2 log(2/delta) / eps0^2), chosen by "
-                     "ShrinkingGradientResult.predict(epsilon=, delta=) (iln.theory.test_time_m_corrected)",
-        "theorem": "the printed constant with ||alpha||_1 replaced by Lemma 5's (16B+1) eta T "
-                   "(arXiv C.2's (16B+1) B sqrt(T) at Theorem 1's eta); secondary, not in the verdict",
-    }
+    details["m_rules"] = dict(M_RULE_TEXTS)
     # Two experiments (two values of m), each checked at alpha / 2.
     return rules.with_correction(checks["printed"], checks["corrected"], alpha, details)
 
