@@ -122,10 +122,8 @@ def rule_decide(records, config, alpha) -> Verdict:
 _RULE = (r"\text{if } |E_t| < 16B:\ \alpha^{(t+1)} = \alpha^{(t)},\ \alpha_t^{(t+1)} = -\eta(y_t - E_t);"
          r"\quad\text{else}\ \alpha^{(t+1)} = \tfrac{1}{4}\alpha^{(t)}")
 
-
 _RULE_ARXIV = (r"\text{if } |E_t| < 16B:\ \alpha^{(t+1)} = \alpha^{(t)},\ \alpha_t^{(t+1)} = \eta(E_t - y_t);"
                r"\quad\text{else}\ \alpha^{(t+1)} = \tfrac{1}{4}\alpha^{(t)}")
-
 
 _RUN_NAMES = list(ALGORITHM1_RUNS)
 
@@ -193,9 +191,7 @@ def _trials(T_grid, n_sequences: int, ratio: float = 16.0) -> int:
 
 _STEP_ICML = r"\text{if } |E_t| < 16B:\ \alpha^{(t+1)} = \alpha^{(t)};\ \alpha_t^{(t+1)} = -\eta(y_t - E_t)"
 
-
 _STEP_ARXIV = r"\text{if } |E_t| < 16B:\ \alpha^{(t+1)} = \alpha^{(t)};\ \alpha_t^{(t+1)} = \eta(E_t - y_t)"
-
 
 _THEOREM = r";\quad \mathbb{E}\left[\sum_t \ell_t(f_t) - \min_{\|f^*\| \le B} \sum_t \ell_t(f^*)\right] = O(B\sqrt{T})"
 

@@ -64,7 +64,6 @@ def unbiased_decide(records, config, alpha) -> Verdict:
 
 _ALG2 = r"E = \frac{\|\alpha\|_1}{m}\sum_{k=1}^m \operatorname{sgn}(\alpha_{i_k})\psi(\mathbf{x}_{i_k};\bar{\mathbf{w}}_k)\psi(\mathbf{x};\bar{\mathbf{w}}_k)"
 
-
 _UNBIASED = r"\text{E is an unbiased estimator for } \langle f, \Phi(\mathbf{x})\rangle,\quad f=\sum_i \alpha_i\Phi(\mathbf{x}_i)"
 
 

@@ -120,17 +120,13 @@ def online_to_batch_decide(records, config, alpha) -> Verdict:
 
 _COR1_RISK = r"\mathbb{E}_{S\sim\mathbb{P}}[L(f_S)] < \inf_{f^*\in\mathcal{H}^B_\mu} L(f^*) + \epsilon,\quad f_S = \frac{1}{T}\sum_t f_t"
 
-
 _COR1_ICML = r"T = O\left(\frac{B^2}{\epsilon^2}\right):\ " + _COR1_RISK
 
-
 _COR1_ARXIV = r"T = O\left(\frac{B}{\epsilon^2}\right):\ " + _COR1_RISK
-
 
 _COR1_CORRECTED = (r"\mathbb{E}[L(f_S)] - \inf_{\|f\|\le B} L(f) \le \frac{4B}{\sqrt{T} - B}"
                    r"\ \ (\eta = \tfrac{B}{2\sqrt{T}},\ m = m_{\mathrm{proof}}),\ \text{so } "
                    r"T = \left\lceil B^2 (1 + 4/\epsilon)^2\right\rceil = O(B^2/\epsilon^2)\text{ suffices}")
-
 
 _ARXIV_B = [1, 4, 16, 64, 256]
 

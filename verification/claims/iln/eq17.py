@@ -23,9 +23,7 @@ from verification.verdicts import HOLDS, Verdict
 #: relative floating-point slack of the deterministic check of eq. (17) (sums of a few hundred terms).
 SLACK = 1e-9
 
-
 _EQ17_LABELS = ("alternating", "constant", "random_signs", "uniform", "section6")
-
 
 _EQ17_INPUTS = ("orthogonal", "near_duplicate", "section6", "zero")
 

@@ -23,11 +23,9 @@ from verification.verdicts import VIOLATED, Verdict
 
 FIGURE1_ID = "iln.sec6.figure1"
 
-
 #: the learners the claim compares Shrinking Gradient with; exact-kernel OGD is plotted as a
 #: reference without a feature budget and is not part of the verdict.
 COMPETITORS = ("fixed_random", "doubly_stochastic")
-
 
 #: the losses, each a reading of Figure 1's axis (not legible in our copy): the learner's own
 #: online predictions averaged over the pass ("one pass ... to emulate the online regret
@@ -37,7 +35,6 @@ LOSSES = {"online": "average online loss over the pass, (1/T) sum_t (p_t - y_t)^
           "test": "held-out loss of the final predictor, mean (p(x) - y)^2 / 2, Shrinking Gradient's p(x) "
                   "from Algorithm 2 at its training m (a counted test-time budget)"}
 
-
 #: references that decide nothing: Shrinking Gradient with its exact f_t / f_{T+1} (the oracle
 #: kernel, which no learner may use), the others with their own predictions.
 _REFERENCE_LOSSES = {
@@ -46,19 +43,15 @@ _REFERENCE_LOSSES = {
     "test_exact": "held-out loss with the exact f_{T+1} for Shrinking Gradient (the oracle kernel, no "
                   "test-time budget); the others' own predictions"}
 
-
 _FIGURE_LOSSES = {**LOSSES, **_REFERENCE_LOSSES}
-
 
 #: the reading of the statement that decides the claim, fixed before any deciding data: the
 #: online loss, under psi evaluations (ICML Section 6: "the same overall number of features is
 #: calculated").  The other cells of (loss x accounting) each get their own verdict.
 DECIDING_CELL = "online/psi_evaluations"
 
-
 #: a diverged run (non-finite loss) counts as this loss: worse than predicting 0 (at most 0.5).
 DIVERGED_LOSS = 1e3
-
 
 _PAPER_D = [550, 600, 650, 700, 750, 800]
 
@@ -223,7 +216,6 @@ HISTORY = (
     "fixed in the commit that set these plans, before any deciding run of them."
 )
 
-
 _FIG1 = (r"\text{Comparison of three random feature methods (Figure 1), } D = 550, 600, \dots, 800,\ "
          r"T = 200,\ \text{one pass: ``our method indeed achieves a lower loss while working with the same "
          r"feature budget''}")
@@ -251,7 +243,6 @@ def _figure1_trials(D, budgets, share):
 #: too large to tune in a trial's time).
 _BUDGETS = {"psi_evaluations": [2e4, 2e5, 2e6], "feature_draws": [1e4]}
 
-
 #: the planned profiles decide the deciding accounting only (psi evaluations) at one D: the
 #: claim's statement and its deciding cell are those of full, the level is split over what they
 #: decide (2 cells, not 4; 2 points a budget, not 4 or 12), and the planned seeds of the quick
@@ -259,12 +250,9 @@ _BUDGETS = {"psi_evaluations": [2e4, 2e5, 2e6], "feature_draws": [1e4]}
 #: and the other D are decided in full).
 _SMOKE_BUDGETS = {"psi_evaluations": [2e4]}
 
-
 _PLANNED_BUDGETS = {"psi_evaluations": _BUDGETS["psi_evaluations"]}
 
-
 _PLANNED_D = [550]
-
 
 #: the pilots of the smoke and quick plans (issue 20, item 2), on master seeds no deciding run
 #: uses (the self-test's 0..19, the report's 0, 2026, and 20261124, the earlier pilot of
@@ -277,7 +265,6 @@ FIGURE1_PILOT = {
     "quick": {"master_seeds": (4012001, 4012006), "seeds": 32,
               "fixed_random_lower": {2e4: 32, 2e5: 32, 2e6: 32}},
 }
-
 
 _PLANNED = {"smoke": _SMOKE_BUDGETS, "quick": _PLANNED_BUDGETS}
 
@@ -316,7 +303,6 @@ def _figure1_plan_text(profile: str) -> str:
 
 
 _COMPARED = ("shrinking_gradient", *COMPETITORS)
-
 
 #: a narrower step grid for the smoke profile (each learner's default grid spans 0.2-200;
 #: this keeps 3-4 values in the middle of it for every learner), so that the seeds fit in seconds.

@@ -202,7 +202,6 @@ def algorithm1_run(name: str, T: int, m: int, seed: np.random.SeedSequence,
 #: coordinates allow (``k(x, x) = 0.99^2``) while keeping ``|psi| < 1``.
 _ENTRY = 0.99
 
-
 #: two inputs 0.01 apart in one of four coordinates: ``k = 0.980, 0.978, 0.975``.
 NEAR_DUPLICATES = np.array([[_ENTRY] * 4, [_ENTRY] * 3 + [0.98]])
 

@@ -187,10 +187,8 @@ def lemma1_decide(records, config, alpha) -> Verdict:
 _LEMMA1_HEAD = (r"R_T(f^*) \le \frac{B^2}{\eta} + \eta\sum_{t=1}^T \mathbb{E}[\|\nabla_t\|^2] + "
                 r"\eta\sum_{t=1}^T V[\bar{\nabla}_t] + \sum_{t=1}^T \frac{(B_T+B)^2}{\eta}")
 
-
 _LEMMA1_P = (r",\quad P_t(f^*) = \mathbb{P}\left[\|f_t - f^*\| > \|\hat{f}_t - f^*\|\right],\ "
              r"\hat{f}_t = f_{t-1} - \eta\bar{\nabla}_{t-1}")
-
 
 _LEMMA1_SETTINGS = [
     {"sequence": "orthogonal", "eta": "balanced", "m": 256},

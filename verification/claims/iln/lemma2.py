@@ -48,44 +48,34 @@ from verification.verdicts import HOLDS, Verdict
 #: while the deviation its proof needs, 8B, shrinks with B.
 B = 1.0
 
-
 #: step size of the adversarial runs: as close to Lemma 2's ``eta < 1/8`` as a round number gets.
 ETA = 0.12
-
 
 #: the events of ICML Lemma 6 / arXiv Lemma 5 use ``|E_t| > 16B`` as printed, while Algorithm 1
 #: shrinks at ``|E_t| >= theory.SHRINK_THRESHOLD * B``; kept apart so that a defect of the
 #: algorithm's threshold is seen against the printed events.
 EVENT_THRESHOLD = 16.0
 
-
 #: comparators are pulled this far inside the ball: the lemmas quantify over ``||f*|| < B``.
 _INSIDE = 1.0 - 1e-9
-
 
 #: warm-up runs: rounds, samples of Algorithm 2 per round (m = 1 makes every estimate
 #: +-c ||alpha||_1, so ||alpha||_1 grows geometrically until shrinking becomes possible), and
 #: the seed, the one of 0-4 whose states come earliest (largest ||alpha||_1 / ((16B+1) eta t)).
 _WARM_T = 150
 
-
 _WARM_M = 1
 
-
 _WARM_SEED = 2
-
 
 #: the Section 6 run: rounds (the proof's eta = 1/(2 sqrt(T)) < 1/8 needs T >= 17) and the
 #: printed Lemma 2 bound its m is chosen for.
 _S6_T = 40
 
-
 SECTION6_TARGET = 0.25
-
 
 _REACHABLE = ("The warm-up draws m = 1 sample per round; under any m all m terms agree with "
               "positive probability, so the state is reachable under every m.")
-
 
 #: which states are probed and why they are hard (shown in the report).
 STATES = {
@@ -404,19 +394,15 @@ def shrink_penalty_decide(records, config, alpha) -> Verdict:
 
 _P_T = r"P_t(f^*) = \mathbb{P}\left[\|f_t - f^*\| > \|\hat{f}_t - f^*\|\right],\quad \hat{f}_t = f_t - \eta\bar{\nabla}_t"
 
-
 _LEMMA2 = (r"B \geq 1,\ \eta < 1/8:\quad P_t(f^*) \leq 2\exp\left(-\frac{m}{(3\eta t)^2}\right),\quad "
            + _P_T)
-
 
 #: the printed bounds the m of the grid are chosen for, most stringent first (the rule reports
 #: the first point when no event happens).  The Section 6 state is probed at its run's own m
 #: only: another m could not have produced its past.
 _TARGETS = [0.1, 0.5, 0.9]
 
-
 ADVERSARIAL_STATES = ["sign_two_point", "coordinate_aligned"]
-
 
 # m = 1, the smallest m the lemma allows: the printed bound is vacuous there (at least 1, a
 # point that cannot fail, reported as such), but the penalty is 1/2 at the sign_two_point

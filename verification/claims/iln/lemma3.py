@@ -95,7 +95,6 @@ def variance_decide(records, config, alpha) -> Verdict:
 
 _LEMMA3 = r"V\left[\bar{\nabla}_t\right] = \mathbb{E}\left[\|\bar{\nabla}_t - \nabla_t\|^2\right] \leq \frac{((16B+1)\eta t)^2}{m}"
 
-
 _LEMMA3_GRID = [{"state": "sign_two_point", "m": 1}, {"state": "sign_two_point", "m": 16},
                 {"state": "coordinate_aligned", "m": 16}, {"state": "section6", "target": SECTION6_TARGET}]
 

@@ -64,9 +64,7 @@ def hoeffding_decide(records, config, alpha) -> Verdict:
 
 _TAIL_ICML = r"\mathbb{P}\left[|E - \langle f, \Phi(\mathbf{x}) \rangle| > \epsilon\right] \leq \exp\left(-\frac{m\epsilon^2}{\|\alpha\|_1^2}\right)"
 
-
 _TAIL_CORRECTED = r"\mathbb{P}\left[|E - \langle f, \Phi(\mathbf{x}) \rangle| > \epsilon\right] \leq 2\exp\left(-\frac{m\epsilon^2}{2\|\alpha\|_1^2}\right)"
-
 
 _GRID_TWO_POINT = [
     {"instance": "two_point", "m": 1, "eps_rel": 0.5},
@@ -74,7 +72,6 @@ _GRID_TWO_POINT = [
     {"instance": "two_point", "m": 3, "eps_rel": 0.95},
     {"instance": "two_point", "m": 5, "eps_rel": 0.97},
 ]
-
 
 _GRID_FULL = [*_GRID_TWO_POINT,
               {"instance": "two_point", "m": 8, "eps_rel": 0.98},

@@ -72,7 +72,6 @@ def alpha_l1_decide(records, config, alpha) -> Verdict:
 
 _L1 = r"\|\alpha^{(t)}\|_1 \leq (16B + 1)\eta t"
 
-
 _RUN_NAMES = list(ALGORITHM1_RUNS)
 
 
@@ -128,9 +127,7 @@ def algorithm1_tail_decide(records, config, alpha) -> Verdict:
 
 _TAIL20 = r"\mathbb{P}\left[|E_t - \langle f_t, \Phi(\mathbf{x}_t) \rangle| > \epsilon\right] \leq \exp\left(-\frac{\epsilon^2 m}{((16B + 1)\eta t)^2}\right)"
 
-
 _TAIL_ROUNDS = [2, 3, 5, 8, 12]
-
 
 _TAIL_TARGET = 0.05
 

@@ -138,7 +138,6 @@ _LEMMA6 = (r"\mathcal{E}_1^t: |E_t| > 16B \text{ and } |E_t| > \frac{1}{4\eta}\|
            r"\mathcal{E}_2^t: |E_t| > 16B \text{ and } \|f_t\| < 8B;\quad "
            r"\forall \|f^*\| < B:\ P_t(f^*) < \mathbb{P}\left[\mathcal{E}_1^t \cup \mathcal{E}_2^t\right]")
 
-
 #: small m, where Algorithm 2's estimate reaches the shrink threshold often.
 _LEMMA6_GRID = [{"state": s, "m": m} for s in ADVERSARIAL_STATES for m in (1, 2, 3, 5)]
 

@@ -192,10 +192,8 @@ def regret_decide(records, config, alpha) -> Verdict:
 _THM1 = (r"\mathbb{E}\left[\sum_{t=1}^T \ell_t(f_t) - \min_{f^*\in\mathcal{H}^B_\mu}\sum_{t=1}^T "
          r"\ell_t(f^*)\right] = O(B\sqrt{T})")
 
-
 _THM1_ARXIV = (r"\mathbb{E}\left[\sum_{t=1}^{T} \ell_t(f_t) - \min_{f^* \in \mathcal{H}_{\mathcal{B}}^B} "
                r"\ell_t(f^*)\right] = O(B\sqrt{T})")
-
 
 _PROOF_END = (r",\quad (1 - 2\eta)\,\mathbb{E}[R_T(f^*)] \le \frac{B^2}{\eta} + 2\eta T + \eta T + \eta T,"
               r"\ \eta = \frac{B}{2\sqrt{T}},\ m = ((16B+1)B)^2 T\log\gamma")

@@ -40,24 +40,19 @@ from verification.verdicts import HOLDS, Verdict
 #: the benchmark file, relative to the repository root.
 BENCHMARK_JSON = "reports/benchmarks/algorithm1.json"
 
-
 #: the environment variable that names the repository root, for an installed package whose
 #: source is elsewhere (read once, when the configuration is built, and recorded in it).
 ROOT_VARIABLE = "ILN_VERIFY_ROOT"
 
-
 #: the source tree this module runs from (a checkout, or an editable install).
 _SOURCE_TREE = Path(__file__).resolve().parents[3]
-
 
 #: exponents closer than this to the operation count's are not told apart: the grids span a
 #: factor 4 in T and 2.5 in B, over which the O~'s logarithms shift a slope by about 0.1.
 TOLERANCE = 0.1
 
-
 #: the lines of the grid: the T line at this B, the B line at this T.
 LINE_T_AT_B, LINE_B_AT_T = 1.0, 128
-
 
 HOW_TO_MEASURE = "run `nox -s bench` in the repository (or its pytest command, noxfile.py's bench session)"
 

@@ -32,7 +32,6 @@ from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, Verdict
 
 TEST_TIME_ID = "iln.thm1.test_time"
 
-
 #: test points, by the structure they give Algorithm 2's terms (shown in the report).
 TEST_POINTS = {
     "balanced": "x = (0.99, 0.99, -0.99, -0.99) against training inputs that all equal "
@@ -44,21 +43,17 @@ TEST_POINTS = {
              "cancel in the mean",
 }
 
-
 #: (run of :data:`verification.claims.iln.instances.ALGORITHM1_RUNS`, test point) pairs tried.
 TEST_TIME_INSTANCES = ("descent_adversary/balanced", "descent_adversary/train",
                        "ascent_adversary/balanced", "two_point_relu/train", "section6_proof/train")
-
 
 #: ``final``: ``f_{T+1}`` (``alpha^(T+1)``, what ``predict`` uses by default); ``averaged``:
 #: ``f_S`` of Corollary 1, for which arXiv C.2 says "the result ... is the same".
 PREDICTORS = ("final", "averaged")
 
-
 #: the ways of choosing m that are sampled: the printed constant with ||alpha||_1, and the
 #: corrected one (chosen by ShrinkingGradientResult.predict from epsilon and delta).
 M_RULES = ("printed", "corrected")
-
 
 _BALANCED = np.array([0.99, 0.99, -0.99, -0.99])
 
@@ -208,13 +203,11 @@ def test_time_decide(records, config, alpha) -> Verdict:
 
 test_time_decide.__test__ = False  # type: ignore[attr-defined]
 
-
 _THM13_ICML = (r"\text{For each } t = 1\dots T \text{ and a new test example } \mathbf{x}, \text{ we can with "
                r"probability} \geq 1 - \delta \text{ estimate } \langle f_t, \Phi(\mathbf{x}) \rangle "
                r"\text{ within accuracy } \epsilon_0 \text{ by running Algorithm 2 with parameters } "
                r"\alpha^{(t)}, \{\mathbf{x}_i\}_{i=1}^t, \mathbf{x} \text{ and } "
                r"m = O\left(\frac{B^4 T}{\epsilon_0^2} \log 1/\delta\right)")
-
 
 _THM13_ARXIV = (r"\text{For each } t = 1\dots T \text{ and a new test example } \mathbf{x}, \text{ we can "
                 r"estimate } \langle f_t, \Phi(\mathbf{x}) \rangle \text{ within accuracy } \epsilon_0 "
@@ -223,14 +216,11 @@ _THM13_ARXIV = (r"\text{For each } t = 1\dots T \text{ and a new test example } 
                 r"\mathbb{P}\left[\left|E - \left\langle f_t, \mathbf{x} \right\rangle\right|\right] \le "
                 r"\exp\left(-\frac{\epsilon^2 m}{((16B + 1)B\sqrt{T})^2}\right)")
 
-
 _M_PRINTED = (r"m = \left\lceil \frac{\|\alpha^{(t)}\|_1^2 \log(1/\delta)}{\epsilon_0^2} \right\rceil"
               r"\ \Rightarrow\ \mathbb{P}\left[|E - \langle f_t, \Phi(\mathbf{x})\rangle| > \epsilon_0\right] \leq \delta")
 
-
 _M_CORRECTED = (r"m = \left\lceil \frac{2\|\alpha^{(t)}\|_1^2 \log(2/\delta)}{\epsilon_0^2} \right\rceil"
                 r"\ \Rightarrow\ \mathbb{P}\left[|E - \langle f_t, \Phi(\mathbf{x})\rangle| > \epsilon_0\right] \leq \delta")
-
 
 #: (delta, eps0 / ||alpha||_1) grids.  At the "balanced" point the printed m has the exact
 #: (binomial) tails 0.5 and 0.24 at delta = 0.2, 0.125 and 0.058 at 0.05, 0.031 and 0.036 at
@@ -239,9 +229,7 @@ _M_CORRECTED = (r"m = \left\lceil \frac{2\|\alpha^{(t)}\|_1^2 \log(2/\delta)}{\e
 #: rounding cannot change an m.
 _GRID = [{"delta": d, "r": r} for d in (0.2, 0.05) for r in (0.9, 0.3)]
 
-
 _GRID_FULL = [*_GRID, {"delta": 0.01, "r": 0.9}, {"delta": 0.01, "r": 0.3}]
-
 
 _SMOKE_GRID = [{"delta": 0.2, "r": 0.9}, {"delta": 0.1, "r": 0.9}]
 
