@@ -1,10 +1,12 @@
-"""The shrink penalty of Algorithm 1, the events that contain it, and the variance of its gradient.
+"""ICML Lemma 2 / arXiv Lemma 2: the shrink penalty of Algorithm 1, and the states it is probed at.
 
-* ICML Lemma 2 / arXiv Lemma 2: ``P_t(f*) = P[||f_{t+1} - f*|| > ||hat f_{t+1} - f*||] <=
-  2 exp(-m / (3 eta t)^2)`` for ``eta < 1/8``, ``B >= 1``, where ``hat f_{t+1} = f_t - eta
-  bar grad_t`` is the unshrunk step and ``f_{t+1}`` what Algorithm 1 does.
-* ICML Lemma 6 / arXiv Lemma 5: the event of ``P_t(f*)`` lies in ``E_1 or E_2``.
-* ICML Lemma 3 / arXiv Lemma 6, first part: ``V[bar grad_t] <= ((16B+1) eta t)^2 / m``.
+``iln.lemma2.shrink_penalty``: ``P_t(f*) = P[||f_{t+1} - f*|| > ||hat f_{t+1} - f*||] <=
+2 exp(-m / (3 eta t)^2)`` for ``eta < 1/8``, ``B >= 1``, where ``hat f_{t+1} = f_t - eta
+bar grad_t`` is the unshrunk step and ``f_{t+1}`` what Algorithm 1 does.  The probe states
+and the replay of round t defined here (:data:`STATES`, :func:`probe_state`,
+:func:`probe_trial`) are also those of ICML Lemma 6 / arXiv Lemma 5 (:mod:`.lemma6`: the
+penalty's event lies in ``E_1 or E_2``) and of the first part of ICML Lemma 3 / arXiv
+Lemma 6 (:mod:`.lemma3`: ``V[bar grad_t] <= ((16B+1) eta t)^2 / m``).
 
 Every check fixes a *state* of Algorithm 1 (the coefficients ``alpha^(t)`` a run reached,
 the inputs ``x_1, ..., x_t`` and the label ``y_t``) and replays only round ``t`` many times,

@@ -1,15 +1,12 @@
-"""Regret of Algorithm 1: Theorem 1 part 1, Lemma 1, ICML eq. (17) / arXiv eq. (25), Corollary 1.
+"""Regret of Algorithm 1: ICML and arXiv Theorem 1, part 1, with the proof's explicit bound.
 
-* ``iln.thm1.regret``: the expected regret against the best predictor of norm at most B is
-  at most the explicit bound the proof of Theorem 1 ends with (ICML Section 5.1, eqs.
-  (16)-(18); arXiv Appendix C.2, eqs. (24)-(27)), ``theory.regret_bound_proof``, when the
-  algorithm runs with the proof's ``eta`` and ``m``; and how the regret grows with T and B.
-* ``iln.lemma1.decomposition``: Lemma 1 (ICML eq. (15); arXiv eq. (14)) with every term of
-  its right-hand side measured on runs.
-* ``iln.eq17.zero_comparator``: ``min_{||f*|| < B} sum_t l_t(f*) <= sum_t l_t(0) <= T``.
-* ``iln.cor1.online_to_batch``: Corollary 1, the excess risk of the averaged predictor on
-  iid samples; the versions print different sample sizes (ICML ``O(B^2/eps^2)``, arXiv
-  ``O(B/eps^2)``), and the arXiv one is recorded as an erratum with a counterexample.
+``iln.thm1.regret``: the expected regret against the best predictor of norm at most B is at
+most the explicit bound the proof of Theorem 1 ends with (ICML Section 5.1, eqs. (16)-(18);
+arXiv Appendix C.2, eqs. (24)-(27)), ``theory.regret_bound_proof``, when the algorithm runs
+with the proof's ``eta`` and ``m``; and how the regret grows with T and B.  The statements
+its proof uses have modules of their own: :mod:`.lemma1`, :mod:`.eq17` (ICML eq. (17) /
+arXiv eq. (25)) and, for its online-to-batch conversion, :mod:`.corollary1`; this module's
+:func:`regret_point` is the mean-rule point they and ``iln.alg1.update_sign`` share.
 
 How the mean bounds are decided.  The regret of one run is bounded below, ``R_T >= -T/2``
 (the comparator's loss is at most the zero predictor's, eq. (17) / (25)), but above only by
