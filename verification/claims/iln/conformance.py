@@ -85,9 +85,12 @@ def conformance_decide(claim_id: str, records: list[dict], runs: Mapping[str, st
     """
     rounds = sum(r["rounds"] for rec in records for r in rec.values())
     off = [(i, name, r) for i, rec in enumerate(records) for name, r in rec.items() if r["off"]]
-    index, name, r = off[0] if off else (None, None, None)
-    counterexample = {"trial_index": index, "run": name, "description": runs.get(name, ""), "quantities_off": r["off"],
-                      "deviations": {q: r["deviations"][q] for q in r["off"]}} if off else None
+    counterexample = None
+    if off:
+        index, name, r = off[0]
+        counterexample = {"trial_index": index, "run": name, "description": runs.get(name, ""),
+                          "quantities_off": r["off"],
+                          "deviations": {q: r["deviations"][q] for q in r["off"]}}
     per_run = {}
     for name in runs:
         mine = [rec[name] for rec in records if name in rec]
