@@ -1,4 +1,5 @@
-"""iln.lemma1.decomposition: its penalty events, its a-priori lower end, and its smoke verdict."""
+"""iln.lemma1.decomposition: its penalty events, its a-priori lower end and a planted defect (its
+smoke verdict is tested with the other mean claims in test_claims_theorem1_regret.py)."""
 
 import math
 
