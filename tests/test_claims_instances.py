@@ -8,8 +8,6 @@ import pytest
 from iln.comparator import best_in_ball
 from verification.claims.iln import instances
 
-
-
 pytestmark = pytest.mark.usefixtures("one_numba_thread")
 
 
