@@ -18,8 +18,9 @@ from verification.catalog import Erratum, Quote
 from verification.claims.iln.algorithm1 import printed_step_point_mass
 from verification.claims.iln.lemma4 import hoeffding_counterexample, sign_mean_tail
 from verification.claims.iln.theorem1_test_time import printed_test_time_counterexample
-from verification.claims.rks.approximation import lemma1_trial, orthogonal_lemma1_exact
 from verification.claims.rks.instances import class_instance
+from verification.claims.rks.lemma1 import orthogonal_lemma1_exact
+from verification.claims.rks.lemma1 import trial as lemma1_trial
 from verification.quotations import Location, SearchableText
 from verification.verdicts import HOLDS_AFTER_CORRECTION
 

@@ -7,8 +7,8 @@ from sklearn.datasets import dump_svmlight_file
 
 from iln.synthetic_benchmarks import adult_like
 from verification import catalog, cli
-from verification.claims.rks import figures
-from verification.claims.rks.instances import DATASETS, dataset, training_rows
+from verification.claims.rks import figure2
+from verification.claims.rks.instances import DATASETS, dataset, run_on, training_rows
 
 FIG1, FIG2 = "rks.fig1.vs_adaboost", "rks.fig2.alpha_inf_decay"
 
@@ -49,14 +49,14 @@ def test_figure2_keeps_every_k_at_most_a_third_of_the_training_points():
     for profile in catalog.PROFILES:
         config = catalog.get(FIG2).config(profile)
         for name in config["datasets"]:
-            assert 3 * max(figures._grid(config, name)) <= training_rows(name), (profile, name)
+            assert 3 * max(figure2._grid(config, name)) <= training_rows(name), (profile, name)
     assert catalog.get(FIG2).config("quick")["datasets"][0] == "adult_like"
 
 
 def test_figure2_refuses_a_grid_beyond_a_third_of_the_training_points():
     config = {"datasets": ["breast_cancer"], "K": [8, 256], "band": [-1.2, -0.8]}
     with pytest.raises(ValueError, match=r"config K: .*m/3"):
-        figures.alpha_inf_trial(config, np.random.SeedSequence(0))
+        figure2.trial(config, np.random.SeedSequence(0))
 
 
 def test_figure2_on_another_data_set_cuts_its_grid_at_a_third(tmp_path):
@@ -75,7 +75,7 @@ def test_a_claim_without_data_refuses_data():
 
 
 def test_run_on_the_adult_like_stand_in():
-    verdict = figures.run_on(FIG2, "adult_like", seeds=2, profile="smoke")
+    verdict = run_on(FIG2, "adult_like", seeds=2, profile="smoke")
     assert set(verdict.details["K"]) == {"adult_like"}
     assert verdict.n_trials == 2
 

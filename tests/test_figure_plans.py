@@ -6,8 +6,8 @@ import pytest
 
 from verification import catalog, statistics
 from verification.catalog import DESIGN_ALPHA
-from verification.claims.iln import figure1
-from verification.claims.rks import figures
+from verification.claims.iln import figure1 as iln_figure1
+from verification.claims.rks import figure1, figure2
 from verification.rules import pilot
 from verification.rules.comparison import sign_test_seeds
 
@@ -18,9 +18,9 @@ DECIDING_OR_SEEN = {*range(20), 2026, 20261124}
 
 @pytest.mark.parametrize("profile", ["smoke", "quick"])
 def test_figure1_plan_is_the_lower_bound_plan_of_its_own_pilot(profile):
-    plan = figure1.figure1_plan(profile)
-    config = catalog.get(figure1.FIGURE1_ID).config(profile)
-    run = figure1.FIGURE1_PILOT[profile]
+    plan = iln_figure1.figure1_plan(profile)
+    config = catalog.get(iln_figure1.FIGURE1_ID).config(profile)
+    run = iln_figure1.FIGURE1_PILOT[profile]
     assert not DECIDING_OR_SEEN & set(run["master_seeds"])
     budgets = config["budgets"]["psi_evaluations"]
     wins = [run["fixed_random_lower"][b] for b in budgets]
@@ -40,11 +40,11 @@ def test_figure1_plan_is_the_lower_bound_plan_of_its_own_pilot(profile):
 
 @pytest.mark.parametrize(("profile", "row"), [("smoke", "reach@64/smoke_grid"), ("quick", "reach@64")])
 def test_fig1_plan_is_the_lower_bound_plan_of_its_own_pilot(profile, row):
-    config = catalog.get(figures.FIG1_ID).config(profile)
-    plan = figures.fig1_plan(row, len(config["targets"]))
-    assert not DECIDING_OR_SEEN & set(figures.FIG1_PILOT["master_seeds"])
-    above, ties = figures.FIG1_PILOT[row]
-    seeds = figures.FIG1_PILOT["seeds"]
+    config = catalog.get(figure1.ID).config(profile)
+    plan = figure1.fig1_plan(row, len(config["targets"]))
+    assert not DECIDING_OR_SEEN & set(figure1.FIG1_PILOT["master_seeds"])
+    above, ties = figure1.FIG1_PILOT[row]
+    seeds = figure1.FIG1_PILOT["seeds"]
     assert plan.share_lcb == (statistics.clopper_pearson(above, seeds - ties, 0.975, alternative="greater").low,)
     assert config["targets"] == [64]
     assert plan.tail == pytest.approx(DESIGN_ALPHA / 2)  # two parts at one target
@@ -57,9 +57,9 @@ def test_fig1_plan_is_the_lower_bound_plan_of_its_own_pilot(profile, row):
 
 @pytest.mark.parametrize(("profile", "row"), [("smoke", "breast_cancer/smoke_grid"), ("quick", "adult_like")])
 def test_fig2_plan_is_the_lower_bound_plan_of_its_own_pilot(profile, row):
-    config = catalog.get(figures.FIG2_ID).config(profile)
-    plan = figures.fig2_plan(row)
-    assert figures.FIG2_PILOT["master_seed"] not in DECIDING_OR_SEEN
+    config = catalog.get(figure2.ID).config(profile)
+    plan = figure2.fig2_plan(row)
+    assert figure2.FIG2_PILOT["master_seed"] not in DECIDING_OR_SEEN
     assert plan.bound == config["exponent"] - config["tolerance"]
     assert plan.tail == DESIGN_ALPHA  # one side of one deciding point
     assert plan.effect_lcb < plan.effect
@@ -69,6 +69,6 @@ def test_fig2_plan_is_the_lower_bound_plan_of_its_own_pilot(profile, row):
 
 
 def test_fig2_smoke_plan_would_be_smaller_on_the_point_estimate():
-    plan = figures.fig2_plan("breast_cancer/smoke_grid")
+    plan = figure2.fig2_plan("breast_cancer/smoke_grid")
     at_estimate = next(n for n in range(10, 100) if pilot.t_test_power(n, plan.effect, plan.tail) >= pilot.TARGET)
     assert plan.repetitions > at_estimate

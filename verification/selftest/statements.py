@@ -267,7 +267,7 @@ def _rks_lemma1_exponent() -> dict:
     # C^2 S / (1024 K^2), S = sum over undrawn atoms of K^2 (K = 32): the mutant's bound
     # (C z / K)^2 fails exactly when S > 1024 z^2, the event orthogonal_lemma1_exact decides
     # with mu(X) = K (its threshold is 1024 K z^2 / mu(X)).
-    from verification.claims.rks.approximation import orthogonal_lemma1_exact
+    from verification.claims.rks.lemma1 import orthogonal_lemma1_exact
 
     K, delta = 32, 0.5
     probability = orthogonal_lemma1_exact(K, delta, K)["probability"]
@@ -735,8 +735,8 @@ _CATALOG = (
         kind="exponent doubled",
         statement="some member of F_w is within C sqrt(mu(X)) / K (1 + sqrt(2 log(1/delta))) of f* "
                   "in L2(mu) (the corrected eq. 9 with K in place of sqrt(K))",
-        edits=(CodeEdit("verification.claims.rks.approximation", "lemma1_decide",
-                        "math.sqrt(c) * _z(delta),", "math.sqrt(c) * _z(delta) / math.sqrt(K),"),),
+        edits=(CodeEdit("verification.claims.rks.lemma1", "decide",
+                        "math.sqrt(c) * z(delta),", "math.sqrt(c) * z(delta) / math.sqrt(K),"),),
         counterexample=_rks_lemma1_exponent,
         stored={"instance": "orthogonal (32 atoms, Hadamard features), uniform probability, K = 32, "
                             "delta = 0.5", "probability": "1361113695754887718277138979658713705199/1361129467683753853853498429727072845824",
@@ -751,7 +751,7 @@ _CATALOG = (
         kind="exponent doubled",
         statement="P[||X_bar - E X_bar|| >= M / K (1 + sqrt(2 log(1/delta)))] <= delta (eq. 16 with "
                   "K in place of sqrt(K))",
-        edits=(CodeEdit("verification.claims.rks.concentration", "lemma4_decide",
+        edits=(CodeEdit("verification.claims.rks.lemma4", "decide",
                         "threshold = fc.hilbert_concentration_bound(1.0, K, delta) * math.sqrt(K)",
                         "threshold = fc.hilbert_concentration_bound(1.0, K, delta)"),),
         counterexample=_hilbert_exponent,
@@ -939,8 +939,8 @@ _CATALOG = (
         kind="factor dropped",
         statement="with probability 1 - delta some member of F_w has R[f_hat] <= R[f*] (eq. 10 with "
                   "its approximation term L C / sqrt(K) (1 + sqrt(2 log(1/delta))) dropped)",
-        edits=(CodeEdit("verification.claims.rks.approximation", "lemma2_decide",
-                        "values, _z(delta), delta,", "values, 0.0 * _z(delta), delta,"),),
+        edits=(CodeEdit("verification.claims.rks.lemma2", "decide",
+                        "for r in records], z(delta), delta,", "for r in records], 0.0 * z(delta), delta,"),),
         counterexample=_rks_lemma2_term_dropped,
         stored={"instance": "orthogonal (32 atoms, Hadamard features), quadratic loss, C = 1, K = 4, "
                             "delta = 0.5", "probability_excess_positive": "451883/524288", "delta": "1/2"},
@@ -955,7 +955,7 @@ _CATALOG = (
         kind="factor dropped",
         statement="with probability 1 - 2 delta, R[f_hat] - min_{F_p} R <= 0 (Theorem 1's explicit "
                   "bound 2 eps_est + eps_app dropped: Algorithm 1 as good as the best of F_p)",
-        edits=(CodeEdit("verification.claims.rks.generalization", "excess_risk_decide",
+        edits=(CodeEdit("verification.claims.rks.theorem1", "decide",
                         "fc.excess_risk_bound(L, C, c0, m, K, delta), 2 * delta,",
                         "0.0 * fc.excess_risk_bound(L, C, c0, m, K, delta), 2 * delta,"),),
         counterexample=_rks_thm1_bound_dropped,

@@ -5,12 +5,15 @@ Each instance is built deterministically from its name, so that a trial is a pur
 the whole parameter law p on finitely many points, so that every risk, every member of F_p
 and the minimum of the risk over F_p are exact (:mod:`iln.function_class`).  The data sets of
 the figure claims (:func:`dataset`, :data:`DATASETS`) are bundled, synthetic stand-ins for
-004's, or a user's LIBSVM file.
+004's, or a user's LIBSVM file.  What several claims share about them is here too: the grid
+of a claim's points (:func:`grid`), their descriptions (:func:`described`), the figures' seeded
+split (:func:`split`) and a figure claim's run on another data set (:func:`run_on`).
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,13 +26,17 @@ from iln.datasets import (
     load_libsvm,
     load_sklearn_dataset,
     standardize,
+    train_test_split_seeded,
 )
 from iln.features import FeatureFamily, RandomFourier
 from iln.function_class import AtomFeatures, AtomMember, KernelMember, LabelledSupport, atom_member
+from iln.random_streams import child
 from iln.synthetic_benchmarks import adult_like, kdd_like
+from verification import catalog
+from verification.verdicts import Verdict
 
-__all__ = ["DATASETS", "DESCRIPTIONS", "ClassInstance", "class_instance", "dataset",
-           "risk_minimizer", "sample_grid", "standardized", "training_rows"]
+__all__ = ["DATASETS", "DESCRIPTIONS", "ClassInstance", "class_instance", "data_note", "dataset",
+           "described", "grid", "risk_minimizer", "run_on", "split", "standardized", "training_rows"]
 
 
 @dataclass(frozen=True)
@@ -117,12 +124,20 @@ def class_instance(name: str, C: float = 1.0) -> ClassInstance:
 
 
 
-def sample_grid(config) -> list[tuple[str, str, int, int]]:
-    """The points ``(instance, loss, K, m)`` of a trial of Lemma 3, Theorem 1 or Theorem 2, in
-    the order whose index ``j`` names the point's child seed: every instance, every loss, every
-    number of features ``K`` and every sample size ``m`` of ``config``."""
-    return [(name, loss, K, m) for name in config["instances"] for loss in config["losses"]
-            for K in config["K"] for m in config["m"]]
+def grid(config, *axes) -> list[tuple]:
+    """The points of a claim's grid: every combination of the values of ``axes``, the first
+    outermost, in the order whose index ``j`` names a point's child seed in a trial.
+
+    An axis is a key of ``config`` (its list of values: ``"instances"``, ``"K"``) or a tuple
+    of the values themselves (``("best", "witness")``).
+    """
+    return list(itertools.product(*(config[axis] if isinstance(axis, str) else axis for axis in axes)))
+
+
+def described(names, descriptions=DESCRIPTIONS) -> str:
+    """``"name: description; ..."`` of the instances ``names`` (a claim's instances, for the report)."""
+    return "; ".join(f"{name}: {descriptions[name]}" for name in names)
+
 
 # The synthetic stand-ins are fixed data sets, like the bundled ones: one seed for all runs (the
 # paper's year), and each trial's seed varies only the split and the features.  12,000 adult-like
@@ -217,6 +232,44 @@ def standardized(name: str) -> tuple[np.ndarray, np.ndarray]:
     (004 Section 4), over the whole data set; returns ``(X, y)``."""
     data = dataset(name)
     return standardize(data.X).X_train, np.asarray(data.y)
+
+
+def split(name: str, seed) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(X_train, y_train, X_test, y_test)``: a seeded 75/25 split of :func:`dataset` ``(name)``,
+    standardized with the training statistics (004 Section 4; the figure claims' trials)."""
+    train, test = train_test_split_seeded(dataset(name), 0.25, seed)
+    Xtr, Xte, _, _ = standardize(train.X, test.X)
+    return Xtr, np.asarray(train.y), Xte, np.asarray(test.y)
+
+
+def run_on(claim_id: str, dataset: str, *, seeds: int, profile: str = "quick", seed: int = 0) -> Verdict:
+    """Run a figure claim's trials and decision on another data set (e.g. ``"libsvm:a9a"``).
+
+    Parameters
+    ----------
+    claim_id : {"rks.fig1.vs_adaboost", "rks.fig2.alpha_inf_decay"}
+        An RKS claim that runs on a data set.
+    dataset : str
+        A data set name of :func:`verification.claims.rks.instances.dataset`: bundled,
+        synthetic (``"adult_like"``) or ``"libsvm:PATH"`` (relative paths also under
+        ``$ILN_DATA_DIR``).
+    seeds : int
+        Trials (seeds), ``>= 2``.
+    profile : str, default="quick"
+        The profile whose grid is used.
+    seed : int, default=0
+        Master seed; trial i uses its child i.
+    """
+    figures = [c for c, claim in catalog.load().items() if c.startswith("rks.") and claim.with_data]
+    if claim_id not in figures:
+        raise ValueError(f"claim_id must be one of {figures}, got {claim_id!r}")
+    if isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 2:
+        raise ValueError(f"seeds must be an int >= 2, got {seeds!r}")
+    claim = catalog.get(claim_id)
+    config = {**claim.config(profile, data=dataset), "n_trials": seeds}
+    master = np.random.SeedSequence(seed)
+    records = [claim.trial(config, child(master, i)) for i in range(seeds)]
+    return claim.decide(records, config, 1e-3)
 
 
 @functools.cache

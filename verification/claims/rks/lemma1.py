@@ -1,13 +1,13 @@
-"""The approximation error of Random Kitchen Sinks: 004 Lemma 1 (eq. 9) and Lemma 2 (eq. 10).
+"""004 Lemma 1 (eq. 9): a kitchen-sink average approximates any member of F_p at rate C / sqrt(K).
 
-Lemma 1: with probability at least ``1 - delta`` over ``w_1..w_K ~ p`` some ``f_hat`` in F_w
-lies within ``C / sqrt(K) (1 + sqrt(2 log(1/delta)))`` of a fixed ``f*`` in F_p, in
-``L2(mu)``.  Lemma 2: the same in risk, ``R[f_hat] <= R[f*] + L C / sqrt(K) (...)``.
+With probability at least ``1 - delta`` over ``w_1..w_K ~ p`` some ``f_hat`` in F_w lies within
+``C / sqrt(K) (1 + sqrt(2 log(1/delta)))`` of a fixed ``f*`` in F_p, in ``L2(mu)``.
 
-Both are existence statements.  The trials measure the proof's witness
-``sum_k beta(w_k)/K phi(.; w_k)`` (:func:`iln.function_class.kitchen_sink_witness`) and, where
-the witness alone does not settle every event of the grid, the best member of F_w (its exact
-L2 projection, or its exact risk minimiser); the statement's event is the best member's.
+An existence statement.  The trials measure the proof's witness ``sum_k beta(w_k)/K phi(.; w_k)``
+(:func:`iln.function_class.kitchen_sink_witness`) and, where the witness alone does not settle
+every event of the grid, the best member of F_w (its exact L2 projection); the statement's event
+is the best member's.  The lemma's "measure" must have mass at most 1 (the erratum, with its
+exact counterexample :func:`orthogonal_lemma1_exact`).
 """
 
 from __future__ import annotations
@@ -21,13 +21,13 @@ import numpy as np
 from iln import function_class as fc
 from iln.baselines.kitchen_sinks import minimize_weighted_risk
 from iln.random_streams import child, generator
-from verification import rules, statistics
-from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Erratum, Quote, Source, register
-from verification.claims.rks.instances import DESCRIPTIONS, class_instance, risk_minimizer
-from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, Verdict
+from verification import rules
+from verification.catalog import Claim, Erratum, Quote, Source, profiles, register
+from verification.claims.rks.instances import DESCRIPTIONS, class_instance, described, grid
+from verification.claims.rks.lemma4 import tail_trials
+from verification.verdicts import HOLDS_AFTER_CORRECTION, Verdict
 
-LEMMA1_ID = "rks.lemma1.approximation"
-LEMMA2_ID = "rks.lemma2.risk_approximation"
+ID = "rks.lemma1.approximation"
 
 
 def _mass(mass, n: int) -> float:
@@ -35,15 +35,12 @@ def _mass(mass, n: int) -> float:
     return float(n if mass == "counting" else mass)
 
 
-def _z(delta: float) -> float:
+def z(delta: float) -> float:
     """``1 + sqrt(2 log(1/delta))``: eq. (9), (10) and (16) in units of ``C / sqrt(K)``."""
     return fc.approximation_bound(1.0, 1, delta)
 
 
-# ------------------------------------------------------------------------------------------
-# rks.lemma1.approximation
-# ------------------------------------------------------------------------------------------
-def lemma1_trial(config, seed) -> dict:
+def trial(config, seed) -> dict:
     """Per (instance, K): ``sqrt(K)/C`` times the L2(mu) distance to f* of the witness and of the
     best member of F_w, mu the uniform probability on the support.
 
@@ -52,8 +49,8 @@ def lemma1_trial(config, seed) -> dict:
     stands for it, which decides every event of the grid the same way (the best is closer).
     """
     record, C = {}, config["C"]
-    smallest = _z(max(config["delta"]))
-    for j, (name, K) in enumerate((n, K) for n in config["instances"] for K in config["K"]):
+    smallest = z(max(config["delta"]))
+    for j, (name, K) in enumerate(grid(config, "instances", "K")):
         inst = class_instance(name, C)
         W = inst.family.sample(K, generator(child(seed, j)))
         Z, target = inst.features(W), inst.target
@@ -69,7 +66,7 @@ def lemma1_trial(config, seed) -> dict:
     return record
 
 
-def lemma1_decide(records, config, alpha) -> Verdict:
+def decide(records, config, alpha) -> Verdict:
     """Printed eq. (9) under measures of mass ``mass`` (1: the uniform probability; n: the
     counting measure of the support), then the corrected bound ``sqrt(mu(X))`` times eq. (9).
 
@@ -77,30 +74,18 @@ def lemma1_decide(records, config, alpha) -> Verdict:
     test the best member (the lemma's existence claim) and the witness (its proof's claim).
     """
     printed, corrected = [], []
-    for name in config["instances"]:
-        n = class_instance(name, config["C"]).support.n
-        for K in config["K"]:
-            for which in ("best", "witness"):
-                values = np.array([r[f"{name}/K={K}/{which}"] for r in records])
-                for mass in config["mass"]:
-                    c = _mass(mass, n)
-                    for delta in config["delta"]:
-                        key = f"{name}/K={K}/{which}/mass={mass}/delta={delta}"
-                        info = {"instance": name, "K": K, "member": which, "mu_mass": c, "delta": delta,
-                                "description": DESCRIPTIONS[name]}
-                        printed.append(rules.tail_point(key, math.sqrt(c) * values, _z(delta), delta, info))
-                        corrected.append(rules.tail_point(key, math.sqrt(c) * values, math.sqrt(c) * _z(delta),
-                                                    delta, info))
+    for name, K, which, mass, delta in grid(config, "instances", "K", ("best", "witness"), "mass", "delta"):
+        c = _mass(mass, class_instance(name, config["C"]).support.n)
+        values = [math.sqrt(c) * r[f"{name}/K={K}/{which}"] for r in records]
+        key = f"{name}/K={K}/{which}/mass={mass}/delta={delta}"
+        info = {"instance": name, "K": K, "member": which, "mu_mass": c, "delta": delta,
+                "description": DESCRIPTIONS[name]}
+        printed.append(rules.tail_point(key, values, z(delta), delta, info))
+        corrected.append(rules.tail_point(key, values, math.sqrt(c) * z(delta), delta, info))
     # The correction changes the event's threshold, not only its probability: two checks.
-    return rules.with_correction(rules.probability_bound(LEMMA1_ID, printed, alpha / 2),
-                                 rules.probability_bound(LEMMA1_ID, corrected, alpha / 2), alpha,
+    return rules.with_correction(rules.probability_bound(ID, printed, alpha / 2),
+                                 rules.probability_bound(ID, corrected, alpha / 2), alpha,
                                  details={"units": "distance * sqrt(K) / C"})
-
-
-def lemma1_trials(deltas, n_points, ratio):
-    p0 = min(deltas)
-    # Two rules (printed, corrected) share the claim's level.
-    return statistics.binomial_sample_size(p0, DESIGN_ALPHA / (2 * n_points), DESIGN_POWER, ratio * p0)
 
 
 _EQ9 = (r"\text{Let } \mu \text{ be a measure on } \mathcal{X} \dots \sqrt{\int_{\mathcal{X}} \left(\hat{f}(x) "
@@ -108,35 +93,26 @@ _EQ9 = (r"\text{Let } \mu \text{ be a measure on } \mathcal{X} \dots \sqrt{\int_
 _EQ9_CORRECTED = (r"\sqrt{\int_{\mathcal{X}} (\hat{f} - f^*)^2 d\mu} \le \frac{C\sqrt{\mu(\mathcal{X})}}"
                   r"{\sqrt{K}} \left(1 + \sqrt{2\log\frac{1}{\delta}}\right)\quad(\text{eq. (9) as printed "
                   r"when } \mu \text{ is a probability measure})")
-_L1_INSTANCES = ["orthogonal", "stumps", "fourier"]
-_L1_K, _L1_DELTA = [4, 16, 64], [0.5, 0.1]
-_L1_POINTS = len(_L1_INSTANCES) * len(_L1_K) * len(_L1_DELTA) * 2 * 2
+_INSTANCES, _K, _DELTA = ["orthogonal", "stumps", "fourier"], [4, 16, 64], [0.5, 0.1]
+_POINTS = len(_INSTANCES) * len(_K) * len(_DELTA) * 2 * 2
 
 register(Claim(
-    id=LEMMA1_ID,
-    title="Lemma 1: a kitchen-sink average approximates any member of F_p at rate C / sqrt(K)",
-    sources=(Source("RKS", "Section 2, Lemma 1, eq. (9)", _EQ9),),
-    rule="probability bound",
+    id=ID, title="Lemma 1: a kitchen-sink average approximates any member of F_p at rate C / sqrt(K)",
+    sources=(Source("RKS", "Section 2, Lemma 1, eq. (9)", _EQ9),), rule="probability bound",
     # Lemma 4 with M = C applies only when ||beta phi(., w)||_{L2(mu)} <= C, i.e. mu(X) <= 1;
     # the lemma allows any measure: printed fails under a counting measure, corrected holds.
     expected=HOLDS_AFTER_CORRECTION,
-    configs={
-        "smoke": {"n_trials": 200, "C": 1.0, "instances": ["orthogonal", "fourier"], "K": [4, 32],
-                  "delta": [0.5], "mass": [1, "counting"]},
-        "quick": {"n_trials": functools.partial(lemma1_trials, _L1_DELTA, _L1_POINTS, 2.5), "C": 1.0,
-                  "instances": _L1_INSTANCES, "K": _L1_K, "delta": _L1_DELTA, "mass": [1, "counting"]},
-        "full": {"n_trials": functools.partial(lemma1_trials, _L1_DELTA, _L1_POINTS, 1.5), "C": 1.0,
-                 "instances": _L1_INSTANCES, "K": [*_L1_K, 256], "delta": _L1_DELTA,
-                 "mass": [1, "counting"]},
-    },
-    trial=lemma1_trial,
-    decide=lemma1_decide,
+    # Two rules (printed, corrected) share the claim's level: twice the grid's points.
+    configs=profiles({"C": 1.0, "instances": _INSTANCES, "K": _K, "delta": _DELTA, "mass": [1, "counting"]},
+                     smoke={"n_trials": 200, "instances": ["orthogonal", "fourier"], "K": [4, 32], "delta": [0.5]},
+                     quick={"n_trials": functools.partial(tail_trials, _DELTA, 2 * _POINTS, 2.5)},
+                     full={"n_trials": functools.partial(tail_trials, _DELTA, 2 * _POINTS, 1.5), "K": [*_K, 256]}),
+    trial=trial, decide=decide,
     instances="C = 1; mu the uniform probability on the support (mass 1), and the counting measure "
               "of the support (mass n = 32, 24, 40), which the printed 'Let mu be a measure' allows; "
-              "f* = the instance's edge member (|beta| = C); "
-              + "; ".join(f"{k}: {DESCRIPTIONS[k]}" for k in _L1_INSTANCES),
+              "f* = the instance's edge member (|beta| = C); " + described(_INSTANCES),
     erratum=Erratum(
-        claim_id=LEMMA1_ID,
+        claim_id=ID,
         printed={"RKS": _EQ9 + r"\quad\text{(Lemma 1)};\quad \|\beta_k\phi(\cdot;w_k)\| \le C\quad"
                                r"\text{(its proof)}"},
         counterexample="mu = the counting measure of the 32 points of the orthogonal instance (a "
@@ -169,91 +145,9 @@ register(Claim(
     ),
 ))
 
-# ------------------------------------------------------------------------------------------
-# rks.lemma2.risk_approximation
-# ------------------------------------------------------------------------------------------
-
-
-def _member(name, loss, C):
-    """f* of Lemma 2: F_p's risk minimiser for the finite instances, the kernel member otherwise."""
-    inst = class_instance(name, C)
-    if name == "fourier":
-        return inst.member
-    return risk_minimizer(name, loss, C)[0]
-
-
-def lemma2_trial(config, seed) -> dict:
-    """Per (instance, loss, K): ``(R[f_hat] - R[f*]) sqrt(K) / (L C)`` for the witness and for the
-    exact risk minimiser over F_w (computed only when the witness exceeds the smallest
-    threshold of the grid, as in :func:`lemma1_trial`)."""
-    record, C = {}, config["C"]
-    smallest = _z(max(config["delta"]))
-    grid = [(n, loss, K) for n in config["instances"] for loss in config["losses"] for K in config["K"]]
-    for j, (name, loss, K) in enumerate(grid):
-        inst, member = class_instance(name, C), _member(name, loss, C)
-        W = inst.family.sample(K, generator(child(seed, j)))
-        Z = inst.features(W)
-        base = inst.support.risk(member.values(inst.support.X), loss)
-        scale = math.sqrt(K) / (fc.lipschitz_constant(loss, C) * C)
-        witness = scale * (inst.support.risk(Z @ fc.kitchen_sink_witness(member, W), loss) - base)
-        best = witness
-        if witness > smallest:
-            best = min(witness, scale * (inst.support.minimize_risk(Z, C / K, loss)[1] - base))
-        record[f"{name}/{loss}/K={K}/witness"] = witness
-        record[f"{name}/{loss}/K={K}/best"] = best
-    return record
-
-
-def lemma2_decide(records, config, alpha) -> Verdict:
-    """Probability-bound rule at every (instance, loss, K, delta), for the best member of F_w
-    (the lemma) and the witness (its proof); the event is ``excess > eps_app``."""
-    points = []
-    for name in config["instances"]:
-        for loss in config["losses"]:
-            for K in config["K"]:
-                for which in ("best", "witness"):
-                    values = [r[f"{name}/{loss}/K={K}/{which}"] for r in records]
-                    for delta in config["delta"]:
-                        points.append(rules.tail_point(
-                            f"{name}/{loss}/K={K}/{which}/delta={delta}", values, _z(delta), delta,
-                            {"instance": name, "loss": loss, "K": K, "member": which, "delta": delta,
-                             "L": fc.lipschitz_constant(loss, config["C"]), "description": DESCRIPTIONS[name]}))
-    return rules.bracketed(LEMMA2_ID, points, points, alpha, details={"units": "excess risk * sqrt(K) / (L C)"})
-
-
-_EQ10 = (r"\mathbf{R}[\hat{f}] \le \mathbf{R}[f^*] + \frac{LC}{\sqrt{K}} \left(1 + "
-         r"\sqrt{2\log\frac{1}{\delta}} \right)")
-_L2_INSTANCES, _L2_LOSSES = ["orthogonal", "stumps", "fourier"], ["quadratic", "hinge"]
-_L2_K, _L2_DELTA = [4, 16, 64], [0.5, 0.1]
-_L2_POINTS = len(_L2_INSTANCES) * len(_L2_LOSSES) * len(_L2_K) * len(_L2_DELTA) * 2
-
-register(Claim(
-    id=LEMMA2_ID,
-    title="Lemma 2: some member of F_w has risk within L C / sqrt(K) of any f* in F_p",
-    sources=(Source("RKS", "Section 2, Lemma 2, eq. (10)", _EQ10),),
-    rule="probability bound",
-    # Lemma 1 under mu = P_x (a probability) and the Lipschitz step (11)-(12): holds.
-    expected=HOLDS,
-    configs={
-        "smoke": {"n_trials": 150, "C": 1.0, "instances": ["orthogonal", "fourier"],
-                  "losses": _L2_LOSSES, "K": [4, 32], "delta": [0.5]},
-        "quick": {"n_trials": functools.partial(lemma1_trials, _L2_DELTA, _L2_POINTS, 2.5), "C": 1.0,
-                  "instances": _L2_INSTANCES, "losses": _L2_LOSSES, "K": _L2_K, "delta": _L2_DELTA},
-        "full": {"n_trials": functools.partial(lemma1_trials, _L2_DELTA, _L2_POINTS, 1.5), "C": 1.0,
-                 "instances": _L2_INSTANCES, "losses": _L2_LOSSES, "K": [*_L2_K, 256], "delta": _L2_DELTA},
-    },
-    trial=lemma2_trial,
-    decide=lemma2_decide,
-    instances="C = 1; the quadratic loss (1 - y f)^2 with L = 2 (1 + C) = 4, its Lipschitz constant "
-              "on the margins [-C, C] that every function of F_p and F_w takes (it is not Lipschitz "
-              "on R), and the hinge loss with L = 1; f* = the exact risk minimiser over F_p on the "
-              "finite instances, the kernel member on the Fourier one; "
-              + "; ".join(f"{k}: {DESCRIPTIONS[k]}" for k in _L2_INSTANCES),
-))
-
 
 # ------------------------------------------------------------------------------------------
-# The erratum's counterexample of rks.lemma1.approximation, exact: an occupancy law
+# The erratum's counterexample, exact: an occupancy law
 # ------------------------------------------------------------------------------------------
 
 
@@ -306,7 +200,7 @@ def orthogonal_lemma1_exact(K: int, delta: float, mass: float) -> dict:
         raise ValueError(f"K must be an integer in [1, 64], got {K!r}")
     least = math.ceil(K / 32)               # an atom drawn this often carries f*'s weight
     shortfall = [(K - 32 * n) ** 2 for n in range(least)]
-    z2 = _z(delta) ** 2
+    z2 = z(delta) ** 2
     thresholds = {"printed": 1024 * K * z2 / mass, "corrected": 1024 * K * z2}
     # S is an integer and a threshold irrational, computed to a relative 1e-15: the event is
     # decided exactly unless an integer lies within rounding of the threshold.

@@ -15,24 +15,25 @@ import functools
 from iln import function_class as fc
 from iln.baselines.kitchen_sinks import random_kitchen_sinks
 from iln.random_streams import child, generator
-from verification import rules, statistics
-from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Source, register
+from verification import rules
+from verification.catalog import Claim, Source, profiles, register
 from verification.claims.rks.instances import (
     DESCRIPTIONS,
     class_instance,
+    described,
+    grid,
     risk_minimizer,
-    sample_grid,
 )
-from verification.rules import probability_bound
+from verification.claims.rks.lemma4 import tail_trials
 from verification.verdicts import HOLDS, Verdict
 
-THM1_ID = "rks.thm1.excess_risk"
+ID = "rks.thm1.excess_risk"
 
 
-def excess_risk_trial(config, seed) -> dict:
+def trial(config, seed) -> dict:
     """Per (instance, loss, K, m): Algorithm 1's exact excess risk over F_p's minimum."""
     record, C = {}, config["C"]
-    for j, (name, loss, K, m) in enumerate(sample_grid(config)):
+    for j, (name, loss, K, m) in enumerate(grid(config, "instances", "losses", "K", "m")):
         inst = class_instance(name, C)
         _, X, y = inst.support.draw(m, generator(child(seed, j, 0)))
         fit = random_kitchen_sinks(X, y, inst.family, K=K, seed=child(seed, j, 1), loss=loss, C=C)
@@ -41,28 +42,18 @@ def excess_risk_trial(config, seed) -> dict:
     return record
 
 
-def excess_risk_decide(records, config, alpha) -> Verdict:
+def decide(records, config, alpha) -> Verdict:
     """Probability-bound rule at every (instance, loss, K, m, delta): the event is
     ``excess > 2 eps_est + eps_app``, its printed probability ``2 delta``."""
     points, C = [], config["C"]
-    for name in config["instances"]:
-        for loss in config["losses"]:
-            L, c0 = fc.lipschitz_constant(loss, C), fc.loss_at_zero(loss)
-            for K in config["K"]:
-                for m in config["m"]:
-                    values = [r[f"{name}/{loss}/K={K}/m={m}"] for r in records]
-                    for delta in config["delta"]:
-                        points.append(rules.tail_point(
-                            f"{name}/{loss}/K={K}/m={m}/delta={delta}", values,
-                            fc.excess_risk_bound(L, C, c0, m, K, delta), 2 * delta,
-                            {"instance": name, "loss": loss, "L": L, "K": K, "m": m, "delta": delta,
-                             "description": DESCRIPTIONS[name]}))
-    return probability_bound(THM1_ID, points, alpha)
-
-
-def _trials(deltas, n_points, ratio):
-    p0 = 2 * min(deltas)
-    return statistics.binomial_sample_size(p0, DESIGN_ALPHA / n_points, DESIGN_POWER, min(0.99, ratio * p0))
+    for name, loss, K, m, delta in grid(config, "instances", "losses", "K", "m", "delta"):
+        L, c0 = fc.lipschitz_constant(loss, C), fc.loss_at_zero(loss)
+        points.append(rules.tail_point(
+            f"{name}/{loss}/K={K}/m={m}/delta={delta}", [r[f"{name}/{loss}/K={K}/m={m}"] for r in records],
+            fc.excess_risk_bound(L, C, c0, m, K, delta), 2 * delta,
+            {"instance": name, "loss": loss, "L": L, "K": K, "m": m, "delta": delta,
+             "description": DESCRIPTIONS[name]}))
+    return rules.probability_bound(ID, points, alpha)
 
 
 _EQ7 = (r"\mathbf{R}[\hat{f}] - \min_{f \in \mathcal{F}_p} \mathbf{R}[f] \le O\left(\left(\frac{1}{\sqrt{m}} "
@@ -73,33 +64,28 @@ _PROOF = (r"2\epsilon_{est}+\epsilon_{app},\quad \epsilon_{est} = \frac{1}{\sqrt
           r"\left(1 + \sqrt{2 \log \frac{1}{\delta}} \right)")
 _INSTANCES, _LOSSES = ["orthogonal", "stumps"], ["quadratic", "hinge"]
 _K, _M, _DELTA = [4, 16], [100, 400], [0.25, 0.1]
+_TWO_DELTA = [2 * delta for delta in _DELTA]
 _POINTS = len(_INSTANCES) * len(_LOSSES) * len(_K) * len(_M) * len(_DELTA)
 
 register(Claim(
-    id=THM1_ID,
-    title="Theorem 1: excess risk of Algorithm 1 over the best of F_p, explicit constants",
+    id=ID, title="Theorem 1: excess risk of Algorithm 1 over the best of F_p, explicit constants",
     sources=(Source("RKS", "Section 1, Theorem 1, eq. (7)", _EQ7),
              Source("RKS", "Section 2, proof of Theorem 1 (the explicit constants)", _PROOF)),
     rule="probability bound",
     # The union of Lemma 2 (over w) and Lemma 3 used twice (over the data): holds.
     expected=HOLDS,
-    configs={
-        "smoke": {"n_trials": 40, "C": 1.0, "instances": ["orthogonal"], "losses": _LOSSES,
-                  "K": [8], "m": [200], "delta": [0.25]},
-        # Detect a tail probability 2 (quick) and 1.5 (full) times the smallest 2 delta.
-        "quick": {"n_trials": functools.partial(_trials, _DELTA, _POINTS, 2.0), "C": 1.0,
-                  "instances": _INSTANCES, "losses": _LOSSES, "K": _K, "m": _M, "delta": _DELTA},
-        # m = 1000 costs about 55 ms per bounded least squares fit at K = 16 (rank-deficient
-        # features: 16 draws from 25 or 32 atoms repeat), which sets the full grid.
-        "full": {"n_trials": functools.partial(_trials, _DELTA, _POINTS * 3 // 2, 1.5), "C": 1.0,
-                 "instances": _INSTANCES, "losses": _LOSSES, "K": _K, "m": [*_M, 1000],
-                 "delta": _DELTA},
-    },
-    trial=excess_risk_trial,
-    decide=excess_risk_decide,
+    # Detect a tail probability 2 (quick) and 1.5 (full) times the smallest 2 delta.  m = 1000
+    # costs about 55 ms per bounded least squares fit at K = 16 (rank-deficient features: 16
+    # draws from 25 or 32 atoms repeat), which sets the full grid.
+    configs=profiles({"C": 1.0, "instances": _INSTANCES, "losses": _LOSSES, "K": _K, "m": _M, "delta": _DELTA},
+                     smoke={"n_trials": 40, "instances": ["orthogonal"], "K": [8], "m": [200], "delta": [0.25]},
+                     quick={"n_trials": functools.partial(tail_trials, _TWO_DELTA, _POINTS, 2.0)},
+                     full={"n_trials": functools.partial(tail_trials, _TWO_DELTA, _POINTS * 3 // 2, 1.5),
+                           "m": [*_M, 1000]}),
+    trial=trial, decide=decide,
     instances="Algorithm 1 with the constraint (4) imposed and solved exactly (bounded least squares, "
               "or the hinge linear program), C = 1; the quadratic loss with L = 2 (1 + C) = 4 (its "
               "Lipschitz constant on the margins [-C, C] that F_p and F_w take; it is not Lipschitz on "
               "R) and the hinge loss with L = 1, |c(0)| = 1; min over F_p computed exactly; "
-              + "; ".join(f"{k}: {DESCRIPTIONS[k]}" for k in _INSTANCES),
+              + described(_INSTANCES),
 ))

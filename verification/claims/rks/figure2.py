@@ -1,0 +1,260 @@
+"""004 Figure 2 and Section 4: ``||alpha||_inf`` of the unconstrained least squares weights decays like 1/K.
+
+Run offline on the data sets of :func:`verification.claims.rks.instances.dataset`: a synthetic
+stand-in for 004's adult (:func:`iln.synthetic_benchmarks.adult_like`) and data sets bundled
+with scikit-learn, standardized as 004 Section 4 does, with the paper's features: decision
+stumps ``sign(x_d - t)``, d uniform over the coordinates, ``t ~ N(0, 1)``
+(:class:`iln.features.RandomStump`, scaled by 0.999, which changes no sign and divides no
+error).  The paper's adult data set (LIBSVM ``a9a``) is used when a user supplies the file:
+``iln-verify run --data PATH`` or :func:`verification.claims.rks.instances.run_on` runs the
+claim's trials and decision on it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+from iln.baselines.kitchen_sinks import random_kitchen_sinks
+from iln.features import RandomStump
+from iln.random_streams import child
+from verification import rules, statistics
+from verification.catalog import DESIGN_ALPHA, Claim, Source, profiles, register
+from verification.claims.rks import instances
+from verification.rules.pilot import TTestPlan, t_test_plan
+from verification.rules.rate import detectable_effect
+from verification.verdicts import VIOLATED, Verdict
+
+ID = "rks.fig2.alpha_inf_decay"
+
+
+def _grid(config, name: str) -> list[int]:
+    """Figure 2's K for data set ``name``: ``config["K"]`` is one grid for every data set, or a
+    mapping from data set to its grid."""
+    grid = config["K"]
+    return list(grid[name]) if isinstance(grid, Mapping) else list(grid)
+
+
+def _check_third(name: str, m: int, Ks: list[int]) -> None:
+    """Figure 2 keeps K <= m/3: near K = m, unregularized least squares interpolates the
+    training labels and its weights blow up for a reason that is not the paper's."""
+    if 3 * max(Ks) > m:
+        raise ValueError(f"config K: data set {name!r} has {m} training points, so K must be at most "
+                         f"m/3 = {m // 3}, got K up to {max(Ks)}")
+
+
+def trial(config, seed) -> dict:
+    """Per (data set, K): ``||alpha||_inf`` of the unconstrained least squares fit (eq. 3 without
+    eq. 4, as 004 Section 4 runs it) on a seeded 75% training part."""
+    with threadpool_limits(1):
+        # One BLAS thread: the least squares fits at K ~ 1000 are BLAS-bound, and BLAS threads in
+        # worker processes side by side spin against each other (a quick run on two busy cores
+        # spent most of its CPU time so); one thread also keeps the round-off the same on any number of cores.
+        return _alpha_inf_norms(config, seed)
+
+
+def _alpha_inf_norms(config, seed) -> dict:
+    record = {}
+    for d, name in enumerate(config["datasets"]):
+        Xtr, ytr, _, _ = instances.split(name, child(seed, d, 0))
+        _check_third(name, Xtr.shape[0], _grid(config, name))
+        family = RandomStump(Xtr.shape[1])
+        for K in _grid(config, name):
+            fit = random_kitchen_sinks(Xtr, ytr, family, K=K, seed=child(seed, d, 1, K), loss="quadratic")
+            record[f"{name}/K={K}"] = fit.alpha_inf_norm
+    return record
+
+
+def _slopes(records, name, Ks) -> np.ndarray:
+    """Per-seed OLS slopes of ``log ||alpha||_inf`` on ``log K`` (their mean is the pooled slope)."""
+    x = np.log(np.asarray(Ks, dtype=float))
+    x = x - x.mean()
+    y = np.log(np.array([[r[f"{name}/K={K}"] for K in Ks] for r in records]))
+    return y @ x / (x @ x)
+
+
+def _decay_point(records, name, config) -> rules.RatePoint:
+    """The rate rule's point of one data set: per-seed decay exponents ``-slope`` (so that the
+    printed exponent, 1, is positive as the rule's ratio needs), at least ``exponent -
+    tolerance``.  The statement has a lower side only: a decay faster than 1/K is not
+    evidence against "decays linearly" (issue 20), so no upper side spends alpha."""
+    return rules.RatePoint(key=name, slopes=(-_slopes(records, name, _grid(config, name))).tolist(), upper=None,
+                           lower=config["exponent"], tolerance=config["tolerance"], instance={"dataset": name})
+
+
+def _loglog_fits(records, config) -> dict:
+    """Per data set, the statsmodels log-log fit of ``||alpha||_inf`` on K (95%, seeds resampled
+    whole) and the median ``||alpha||_inf`` at each K: Figure 2's curves, for the report."""
+    fits = {}
+    for name in config["datasets"]:
+        values = np.array([[r[f"{name}/K={K}"] for K in _grid(config, name)] for r in records])
+        fit = statistics.loglog_fit(_grid(config, name), values, 0.95, seed=0)
+        fits[name] = {"slope": fit.slope, "ols_95": [fit.slope_interval.low, fit.slope_interval.high],
+                      "bootstrap_95": [fit.slope_bootstrap.low, fit.slope_bootstrap.high],
+                      "r_squared": fit.r_squared,
+                      "median_alpha_inf": np.median(values, axis=0).tolist()}
+    return fits
+
+
+def decide(records, config, alpha) -> Verdict:
+    """Rate rule (:func:`verification.rules.rate_bound`): the mean over seeds of the decay
+    exponent of ``||alpha||_inf`` in K (minus the per-seed log-log slope) must be at least
+    ``exponent - tolerance`` (1 - 0.2: "decays linearly", read as "at least like 1/K" up to the
+    tolerance fixed before running): holds when the one-sided t interval lies above it,
+    violated when the t test puts the mean below it, at ``alpha`` (one side).
+    The verdict is on the first data set; the others (decided the same way) and the
+    statsmodels fit (95%, seeds resampled whole) are details.  A rate over a finite grid of K
+    is evidence, not proof."""
+    fits, others = _loglog_fits(records, config), {}
+    for name in config["datasets"][1:]:
+        other = rules.rate_bound(ID, [_decay_point(records, name, config)], alpha)
+        others[name] = {"verdict": other.verdict, **other.details["points"][name]}
+    first = config["datasets"][0]
+    verdict = rules.rate_bound(ID, [_decay_point(records, first, config)], alpha, details={
+        "data": instances.data_note(first),
+        "statement": f"decay exponent >= {config['exponent'] - config['tolerance']:g} "
+                     f"(printed 1, tolerance {config['tolerance']:g}; a faster decay does not count against it)",
+        "statistic": "decay exponent = -(log-log slope of ||alpha||_inf on K)",
+        "other_datasets_not_deciding": others, "loglog_fits": fits,
+        "K": {name: _grid(config, name) for name in config["datasets"]},
+        "median_alpha_inf_by_K": dict(zip(map(str, _grid(config, first)), fits[first]["median_alpha_inf"],
+                                          strict=True))})
+    return _with_headline(verdict, first, others)
+
+
+def _with_headline(verdict: Verdict, first: str, others: dict) -> Verdict:
+    """The verdict with ``details["headline"]``: the deciding data set's verdict and mean decay
+    exponent against its bound, then each other data set's."""
+    point = verdict.details["points"][first]
+    headline = "; ".join([
+        f"{verdict.verdict} on {first} (deciding): mean decay exponent {point['mean']:.3g} against >= "
+        f"{point['lower_bound']:.3g}",
+        *(f"{row['verdict']} on {name} ({row['mean']:.3g})" for name, row in others.items())])
+    return replace(verdict, details={**verdict.details, "headline": headline})
+
+
+def _fig2_seeds(effect):
+    """Seeds for the rate rule's one-sided t test to detect a mean exponent ``effect``
+    standard deviations below its bound with the design power at the design level (halved,
+    as when this plan was fixed for a band's two sides; the plan, and so the seeds, are kept):
+    the smallest n with ``detectable_effect(n) <= effect``."""
+    n = rules.MIN_REPETITIONS
+    while detectable_effect(n, DESIGN_ALPHA / 2) > effect:
+        n += 1
+    return n
+
+
+#: the pilot of Figure 2's plan (issue 20, item 2), on master seed 4012003, which no deciding run
+#: uses (the self-test's 0..19, the report's 0, 2026): 12 trials of the quick configuration
+#: (the runner's seeds, child(child(SeedSequence(4012003), claim key), i)), seen before the
+#: plan and the expected verdict were fixed.  Per data set, the mean and standard deviation
+#: over the 12 seeds of the decay exponent (minus the log-log slope of ||alpha||_inf on K).
+FIG2_PILOT: dict[str, Any] = {
+    "master_seed": 4012003, "profile": "quick", "seeds": 12,
+    # The quick deciding data set, its quick grid of K (16 to 1024).
+    "adult_like": {"mean": 0.023617, "sd": 0.066518},
+    # The smoke deciding data set at the smoke grid (K = 8 to 64, a subset of quick's grid
+    # taken from the same trials; smoke draws its own streams, of the same law).
+    "breast_cancer/smoke_grid": {"mean": 0.19309, "sd": 0.16177},
+    # Seen, not planned on (not deciding): breast_cancer at the quick grid 0.098 (sd 0.140),
+    # digits -0.019 (sd 0.187).
+}
+
+
+@functools.cache
+def fig2_plan(pilot: str) -> TTestPlan:
+    """Figure 2's plan from the pilot's row ``pilot``: the rate rule's one-sided t test of the
+    deciding data set's mean decay exponent against ``exponent - tolerance`` (0.8), at the design
+    level (one side of one deciding point, :func:`decide`), planned on the pilot's
+    one-sided 95% lower confidence bound on the standardized shift below 0.8
+    (:func:`verification.rules.pilot.t_test_plan`)."""
+    row = FIG2_PILOT[pilot]
+    return t_test_plan(row["mean"], row["sd"], FIG2_PILOT["seeds"],
+                       _FIG2_SIDE["exponent"] - _FIG2_SIDE["tolerance"], DESIGN_ALPHA)
+
+
+def _fig2_planned_seeds(pilot: str) -> int:
+    return fig2_plan(pilot).repetitions
+
+
+def _fig2_plan_text(pilot: str) -> str:
+    return (f"{pilot} pilot on master seed {FIG2_PILOT['master_seed']} ({FIG2_PILOT['seeds']} seeds, "
+            f"{FIG2_PILOT['profile']} trials): " + fig2_plan(pilot).describe())
+
+
+_FIG2 = (r"\text{Figure 2: the } L_\infty \text{ norm of } \alpha \text{ returned by RKS \dots} \|\alpha\|_\infty "
+         r"\text{ decays with K};\ \text{Section 4: ``the } L_\infty \text{ norm of the unconstrained optimum "
+         r"of (3) for the adult dataset does decays linearly with K''}")
+# Figure 2's K, by data set, each at most a third of the data set's training points (adult_like
+# 9,000, digits 1,348, breast_cancer 427; _check_third enforces it).  004's text copy holds the
+# figure's caption, not its axis: adult_like's grid, powers of two up to 1,024 (quick) and 2,048
+# (full), is our reading of "various settings of K" on a set of adult's kind and width, within
+# K <= m/3 and a quick profile's time.
+_FIG2_K = {"adult_like": [16, 32, 64, 128, 256, 512, 1024], "breast_cancer": [8, 16, 32, 64, 128],
+           "digits": [8, 16, 32, 64, 128]}
+# "Decays linearly": the decay exponent of ||alpha||_inf in K is at least 1 - 0.2.  The
+# tolerance 0.2 is the band's half-width fixed before the first run; the band's upper end is
+# dropped (issue 20: a decay faster than 1/K is not evidence against the figure).
+_FIG2_SIDE = {"exponent": 1.0, "tolerance": 0.2}
+_FIG2_K_FULL = {**_FIG2_K, "adult_like": [*_FIG2_K["adult_like"], 2048],
+                "digits": [*_FIG2_K["digits"], 256]}
+
+
+def _fig2_on(config, name: str) -> dict:
+    """Figure 2's configuration on data set ``name`` alone (a user's ``"libsvm:PATH"``, say):
+    the deciding data set's grid, cut at a third of ``name``'s training points."""
+    m = instances.training_rows(name)
+    grid = [K for K in _grid(config, config["datasets"][0]) if m >= 3 * K]
+    if len(grid) < 3:
+        raise ValueError(f"data: {name!r} has {m} training points, too few for three K of Figure 2's "
+                         f"grid {_grid(config, config['datasets'][0])} with K <= m/3")
+    return {**config, "datasets": [name], "K": {name: grid}}
+
+
+register(Claim(
+    id=ID,
+    title="Figure 2: ||alpha||_inf of the unconstrained least squares weights decays (at least) like 1/K",
+    sources=(Source("RKS", "Figure 2 and Section 4", _FIG2),),
+    rule="rate",
+    # Expected before running (see the package docstring): nearby stumps on a continuous
+    # coordinate are nearly collinear, so the unconstrained weights do not fall like 1/K.
+    # Kept after the pilot of FIG2_PILOT (issue 20, item 2), fixed before any deciding run of
+    # this plan: on adult_like the mean decay exponent was 0.024 (sd 0.067, 12 seeds), its
+    # one-sided 95% lower bound on the shift below 0.8 about 7.5 standard deviations; at the
+    # quick plan's 10 seeds the t test at the design level finds that shift with probability
+    # above 0.9999, so the quick profile is expected violated on (nearly) every master seed.
+    expected=VIOLATED,
+    configs=profiles(
+        {"datasets": ["adult_like", "breast_cancer", "digits"], **_FIG2_SIDE},
+        # Smoke and quick: planned on the pilot (FIG2_PILOT, fig2_plan): the fewest seeds at
+        # which the t test finds the pilot's lower confidence bound on the shift below 0.8
+        # with probability at least 0.98 (and at least rules.MIN_REPETITIONS); the "plan"
+        # entry shows the numbers.  Smoke: 15 seeds on breast_cancer; quick: 10 seeds (the
+        # rule's minimum: adult_like's exponents lie about 12 standard deviations below 0.8).
+        smoke={"n_trials": functools.partial(_fig2_planned_seeds, "breast_cancer/smoke_grid"),
+               "datasets": ["breast_cancer"], "K": [8, 16, 32, 64],
+               "plan": functools.partial(_fig2_plan_text, "breast_cancer/smoke_grid")},
+        quick={"n_trials": functools.partial(_fig2_planned_seeds, "adult_like"), "K": _FIG2_K,
+               "plan": functools.partial(_fig2_plan_text, "adult_like")},
+        # Full: detect a decay exponent 1 standard deviation below its bound (not yet planned
+        # from a pilot: its trials are those of the committed report).
+        full={"n_trials": functools.partial(_fig2_seeds, 1.0), "K": _FIG2_K_FULL}),
+    trial=trial, decide=decide, with_data=_fig2_on,
+    instances="adult_like (the verdict; synthetic, 12,000 rows of a9a's 123 one-hot binary columns, "
+              "24% positive: a stand-in for 004's adult, not adult), breast_cancer (569 x 30, "
+              "continuous coordinates; a detail) and digits even-vs-odd (1797 x 64, pixel values "
+              "0-16; a detail), each split 75/25 per seed and standardized; K by data set, at most a "
+              "third of its training points: 16 to 1024 on adult_like (2048 in full), 8 to 128 on the "
+              "others (256 on digits in full); 004 prints no K axis in the text we have, so adult_like's "
+              "grid is ours; 'decays linearly' read as a decay exponent of at least 1 - 0.2 (the 0.2 fixed "
+              "before running; a faster decay does not count against it). "
+              "On adult: iln-verify run rks.fig2.alpha_inf_decay --data a9a (a9a from "
+              "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/binary.html, in $ILN_DATA_DIR "
+              "or by its path)",
+))
+
