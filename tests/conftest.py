@@ -8,8 +8,11 @@ run is a fixed experiment whose thresholds were chosen before looking at it;
 import os
 
 import numba
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
+
+from iln.random_streams import child
 
 settings.register_profile(
     "ci",
@@ -30,3 +33,15 @@ def one_numba_thread():
     numba.set_num_threads(1)
     yield
     numba.set_num_threads(before)
+
+
+def _trial_records(claim, config, n=None, master=0):
+    seed = np.random.SeedSequence(master)
+    return [claim.trial(config, child(seed, i)) for i in range(config["n_trials"] if n is None else n)]
+
+
+@pytest.fixture
+def trial_records():
+    """``trial_records(claim, config, n=None, master=0)``: the claim's first ``n`` trials
+    (default: the configuration's ``n_trials``) from the master seed, as the runner seeds them."""
+    return _trial_records

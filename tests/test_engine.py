@@ -43,6 +43,15 @@ def test_profiles_share_one_base_and_name_every_profile():
         catalog.profiles(smoke={"n_trials": 1}, quick={"n_trials": 1}, full={"n_trials": 1}, huge={"n_trials": 1})
 
 
+def test_sources_print_one_statement_at_each_versions_location():
+    assert catalog.sources("x", ICML="Lemma 5", arXiv="Lemma 4") == (
+        catalog.Source("ICML", "Lemma 5", "x"), catalog.Source("arXiv", "Lemma 4", "x"))
+    with pytest.raises(ValueError, match="locations"):
+        catalog.sources("x")
+    with pytest.raises(ValueError, match="paper must be one of"):
+        catalog.sources("x", NeurIPS="Lemma 1")
+
+
 def test_catalog_entries_are_complete():
     claims = catalog.load()
     assert set(CLAIMS) <= set(claims)

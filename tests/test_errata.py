@@ -15,9 +15,9 @@ from iln.random_streams import child, generator
 from iln.shrinking_gradient import shrinking_gradient
 from verification import catalog, cli
 from verification.catalog import Erratum, Quote
-from verification.claims.iln.estimator_tails import hoeffding_counterexample, sign_mean_tail
-from verification.claims.iln.prediction_and_figures import printed_test_time_counterexample
-from verification.claims.iln.update_sign import printed_step_point_mass
+from verification.claims.iln.algorithm1 import printed_step_point_mass
+from verification.claims.iln.lemma4 import hoeffding_counterexample, sign_mean_tail
+from verification.claims.iln.theorem1_test_time import printed_test_time_counterexample
 from verification.claims.rks.instances import class_instance
 from verification.claims.rks.lemma1 import orthogonal_lemma1_exact
 from verification.claims.rks.lemma1 import trial as lemma1_trial

@@ -6,7 +6,7 @@ import pytest
 
 from verification import catalog, statistics
 from verification.catalog import DESIGN_ALPHA
-from verification.claims.iln import prediction_and_figures as pf
+from verification.claims.iln import figure1 as iln_figure1
 from verification.claims.rks import figure1, figure2
 from verification.rules import pilot
 from verification.rules.comparison import sign_test_seeds
@@ -18,9 +18,9 @@ DECIDING_OR_SEEN = {*range(20), 2026, 20261124}
 
 @pytest.mark.parametrize("profile", ["smoke", "quick"])
 def test_figure1_plan_is_the_lower_bound_plan_of_its_own_pilot(profile):
-    plan = pf.figure1_plan(profile)
-    config = catalog.get(pf.FIGURE1_ID).config(profile)
-    run = pf.FIGURE1_PILOT[profile]
+    plan = iln_figure1.figure1_plan(profile)
+    config = catalog.get(iln_figure1.FIGURE1_ID).config(profile)
+    run = iln_figure1.FIGURE1_PILOT[profile]
     assert not DECIDING_OR_SEEN & set(run["master_seeds"])
     budgets = config["budgets"]["psi_evaluations"]
     wins = [run["fixed_random_lower"][b] for b in budgets]

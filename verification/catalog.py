@@ -58,12 +58,13 @@ __all__ = [
     "config_hash",
     "errata",
     "get",
-    "profiles",
     "load",
     "paper_of",
     "papers",
+    "profiles",
     "register",
     "register_erratum",
+    "sources",
 ]
 
 #: the entry-point group a paper is published in: ``name = "package.module:OBJECT"`` with OBJECT
@@ -237,6 +238,35 @@ class Source:
 
     def __post_init__(self):
         _check_paper(self.paper)
+
+
+def sources(statement: str, **locations: str) -> tuple[Source, ...]:
+    """The :class:`Source` of one statement printed alike in several paper versions.
+
+    ``sources(latex, ICML="Appendix A, Lemma 5", arXiv="Appendix A, Lemma 4")`` is
+    ``(Source("ICML", ..., latex), Source("arXiv", ..., latex))``: where the versions print the
+    same LaTeX at different places, the statement is written once.
+
+    Parameters
+    ----------
+    statement : str
+        The statement as printed (LaTeX), the same in every version named.
+    **locations : str
+        Per paper version (a key of :data:`PAPERS`), where it prints the statement.
+
+    Returns
+    -------
+    tuple of Source
+        One per version, in the order given.
+
+    Raises
+    ------
+    ValueError
+        If ``locations`` is empty or names a version that is not in :data:`PAPERS`.
+    """
+    if not locations:
+        raise ValueError("locations must name at least one paper version")
+    return tuple(Source(paper, location, statement) for paper, location in locations.items())
 
 
 def _check_paper(paper: str) -> None:

@@ -41,6 +41,13 @@ class TailPoint:
     first_event: int | None = None
     instance: Mapping | None = None
 
+    @classmethod
+    def from_hits(cls, key: str, hits: Sequence[bool], printed: float, corrected: float | None = None,
+                  instance: Mapping | None = None) -> TailPoint:
+        """The point of a sequence of trials, ``hits[i]`` whether the event happened in trial i."""
+        return cls(key=key, k=int(sum(hits)), n=len(hits), printed=printed, corrected=corrected,
+                   first_event=hits.index(True) if any(hits) else None, instance=instance)
+
 
 def _sides(k: int, n: int, bound: float, level: float) -> tuple[bool, bool, tuple[float, float]]:
     """(violated, holds, interval) of ``P <= bound``, each side one-sided at ``level``."""

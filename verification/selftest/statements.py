@@ -177,7 +177,7 @@ def _fraction(value: Fraction) -> str:
 
 def _sign_tail(m: int, threshold: Fraction) -> Fraction:
     """``P[|S_m| > threshold m]`` for a sum of m fair signs (the exact two-point law)."""
-    from verification.claims.iln.estimator_tails import sign_mean_tail
+    from verification.claims.iln.lemma4 import sign_mean_tail
 
     return sign_mean_tail(m, threshold)
 
@@ -229,7 +229,7 @@ def _variance_prefactor() -> dict:
     # The claim's sign_two_point state: every term of Algorithm 2 is +-c ||alpha^(t)||_1 with
     # probability 1/2 and <f_t, Phi(x_t)> = 0, so V[bar grad_t] = (c a)^2 k / m exactly given
     # the state's a = ||alpha^(t)||_1 (eta = 0.12, t = 41).
-    from verification.claims.iln.shrink_penalty import probe_state
+    from verification.claims.iln.lemma2 import probe_state
 
     state = probe_state("sign_two_point")
     c, k = Fraction(998001, 1000000), Fraction(998001, 1000000)
@@ -322,7 +322,7 @@ def _sign_two_point_penalty():
     step at ``E_t = +16B`` than the unshrunk step does.  Returns the state, ``P_t(f*)`` and
     ``|E_t|``.
     """
-    from verification.claims.iln.shrink_penalty import probe_state, round_outcome
+    from verification.claims.iln.lemma2 import probe_state, round_outcome
 
     state = probe_state("sign_two_point")
     c = state.two_point[0]
@@ -477,7 +477,7 @@ _ONLINE_TO_BATCH_B_EPS = (1.0, 0.3)
 def _update_sign_search_trials() -> int:
     """update_sign_corrected_sqrt_t_dropped on near_duplicate_constant at T = 256, the descent
     sign's one point at alpha / 2 (update_sign_decide's split over the two signs)."""
-    from verification.claims.iln.regret import regret_point
+    from verification.claims.iln.theorem1_regret import regret_point
     from verification.rules.mean import violation_sample_size
 
     bound = _mutant_regret_bound(_SEARCH_T)
@@ -511,13 +511,14 @@ def _lemma1_search_trials() -> int:
     whatever the draws; the regret and sum_t ||nabla_t||^2 are exact, only the variance term
     is random, at most its a-priori end, and no round can shrink.  The statistic regret - rhs
     of the mutant (no B^2 / eta) is then at least its lower end
-    (iln.lemma1.decomposition's :func:`~verification.claims.iln.regret.lemma1_lower_end`, less
+    (iln.lemma1.decomposition's :func:`~verification.claims.iln.lemma1.lemma1_lower_end`, less
     the B^2 / eta the mutant drops) and its mean at least
     ``regret - eta (sum ||nabla_t||^2 + max sum ||bar nabla_t - nabla_t||^2)``; two points
     (the ICML and arXiv indexing of the P events) at alpha / 2."""
     from iln import theory
     from iln.comparator import best_in_ball
-    from verification.claims.iln.regret import lemma1_lower_end, sequence
+    from verification.claims.iln.instances import sequence
+    from verification.claims.iln.lemma1 import lemma1_lower_end
     from verification.rules.mean import violation_sample_size
 
     B, eta, T = 1.0, _LEMMA1_SETTING["eta"], _LEMMA1_T
@@ -682,7 +683,7 @@ _CATALOG = (
         claim="iln.lemma3.grad_norm",
         kind="constant halved",
         statement="||grad_t||^2 <= l_t(f_t) (the constant 2 of Lemma 3 halved)",
-        edits=(CodeEdit("verification.claims.iln.alpha_and_variance", "grad_norm_trial",
+        edits=(CodeEdit("verification.claims.iln.lemma3", "grad_norm_trial",
                         "loss2 = 2 * run.trace.loss_exact", "loss2 = 1 * run.trace.loss_exact"),),
         counterexample=_grad_norm_halved,
         stored={"instance": "psi(x; w) = 0.999 for every w, round 1 (f_1 = 0), y_1 = 1",
@@ -717,7 +718,7 @@ _CATALOG = (
         claim="iln.thm1.runtime",
         kind="exponent halved",
         statement="The run time of Algorithm 1 is O~(rho B^4 T) (the exponent of T halved)",
-        edits=(CodeEdit("verification.claims.iln.runtime", "runtime_decide",
+        edits=(CodeEdit("verification.claims.iln.theorem1_runtime", "rate_point",
                         "count = [theory.total_feature_samples(B, T) for T, B in map(key, sizes)]",
                         "count = [theory.total_feature_samples(B, T) / T for T, B in map(key, sizes)]"),),
         counterexample=_runtime_t_exponent,
@@ -795,7 +796,7 @@ _CATALOG = (
         kind="constant halved",
         statement="P_t(f*) <= P[E1 or E2] with 32B in place of 16B in both events (the corrected "
                   "'<=' form; the threshold of the events doubled, that of Algorithm 1 not)",
-        edits=(CodeEdit("verification.claims.iln.shrink_penalty", "round_outcome",
+        edits=(CodeEdit("verification.claims.iln.lemma2", "round_outcome",
                         "large = abs(estimate) > EVENT_THRESHOLD * B",
                         "large = abs(estimate) > 2 * EVENT_THRESHOLD * B"),),
         counterexample=_events_threshold_doubled,

@@ -41,15 +41,16 @@ from iln.reference.shrinking_gradient import (
 )
 from iln.shrinking_gradient import shrinking_gradient
 from verification import rules
-from verification.catalog import Claim, Source, register
+from verification.catalog import Claim, Source, profiles, register
 from verification.claims.iln.conformance import compare, conformance_decide
+from verification.claims.iln.instances import described
 from verification.verdicts import HOLDS, Verdict
 
 ALG1_ID = "iln.conformance.alg1"
 LAW_ID = "iln.conformance.alg1_law"
 
 #: the runs of ``iln.conformance.alg1``: what each passes beyond the data, B and the seed.
-RUNS = {
+ALGORITHM1_CONFORMANCE_RUNS = {
     "defaults_B1": "Section 6 data, random coordinates, B = 1, every other argument at its default",
     "defaults_B2": "Section 6 data, random coordinates, B = 2, every other argument at its default",
     "large_step": "two coordinates in [0.5, 0.95], labels +-1, B = 2, eta = 6, m = 40 given to both: "
@@ -83,7 +84,7 @@ def run_pair(name: str, config: dict, seed) -> tuple:
 
 
 def alg1_trial(config, seed) -> dict:
-    """Each run of :data:`RUNS`, shipped and transcribed, compared quantity by quantity."""
+    """Each run of :data:`ALGORITHM1_CONFORMANCE_RUNS`, shipped and transcribed, compared quantity by quantity."""
     record = {}
     for j, name in enumerate(config["runs"]):
         fast, ref = run_pair(name, config, child(seed, j))
@@ -106,7 +107,7 @@ def alg1_trial(config, seed) -> dict:
 
 def alg1_decide(records, config, alpha) -> Verdict:
     """Deterministic invariant: one quantity of one run off its transcription is a violation."""
-    return conformance_decide(ALG1_ID, records, {k: RUNS[k] for k in config["runs"]}, alpha)
+    return conformance_decide(ALG1_ID, records, {k: ALGORITHM1_CONFORMANCE_RUNS[k] for k in config["runs"]}, alpha)
 
 
 def round_shares(alpha_history, estimates, X, family, m) -> tuple[float, float]:
@@ -174,43 +175,28 @@ _SOURCES = (
     Source("arXiv", "Section 3, Algorithm 1; Appendix C.2, proof of Theorem 1 (eta, m)",
            _ALG1_ARXIV + r";\ " + _DEFAULTS),
 )
-_ALG1_RUNS = list(RUNS)
+_ALG1_RUNS = list(ALGORITHM1_CONFORMANCE_RUNS)
 
 register(Claim(
-    id=ALG1_ID,
-    title="Conformance: Algorithm 1 at its public defaults equals its line-by-line transcription, "
-          "round by round, on shared random numbers",
-    sources=_SOURCES,
-    rule="deterministic invariant",
-    expected=HOLDS,
-    configs={
-        "smoke": {"n_trials": 2, "T": 6, "D": 20, "T_large_step": 20, "runs": _ALG1_RUNS},
-        "quick": {"n_trials": 5, "T": 10, "D": 50, "T_large_step": 30, "runs": _ALG1_RUNS},
-        "full": {"n_trials": 20, "T": 16, "D": 100, "T_large_step": 60, "runs": _ALG1_RUNS},
-    },
-    trial=alg1_trial,
-    decide=alg1_decide,
-    instances="; ".join(f"{k}: {v}" for k, v in RUNS.items()),
+    id=ALG1_ID, title="Conformance: Algorithm 1 at its public defaults equals its line-by-line transcription, "
+                      "round by round, on shared random numbers",
+    sources=_SOURCES, rule="deterministic invariant", expected=HOLDS, trial=alg1_trial, decide=alg1_decide,
+    configs=profiles({"runs": _ALG1_RUNS}, smoke={"n_trials": 2, "T": 6, "D": 20, "T_large_step": 20},
+                     quick={"n_trials": 5, "T": 10, "D": 50, "T_large_step": 30},
+                     full={"n_trials": 20, "T": 16, "D": 100, "T_large_step": 60}),
+    instances=described(ALGORITHM1_CONFORMANCE_RUNS),
     kind="conformance",
 ))
 
 register(Claim(
-    id=LAW_ID,
-    title="Conformance: Algorithm 1 at its public defaults has the law of its transcription with "
-          "Algorithm 2 transcribed (location and spread of every E_t)",
-    sources=_SOURCES,
-    rule="equivalence",
-    expected=HOLDS,
-    configs={
-        # Margins and sizes fixed before any data: the rule's interval on the range [-1, 1]
-        # (empirical Bernstein) at the catalog's level is about +-0.13 at n = 1000, +-0.05
-        # at 4000 and +-0.03 at 10000; m at T = 4 is 9888 samples a round, at T = 6 16203.
-        "smoke": {"n_trials": 1000, "T": 4, "D": 20, "B": 1.0, "margin": 0.2},
-        "quick": {"n_trials": 4000, "T": 4, "D": 20, "B": 1.0, "margin": 0.08},
-        "full": {"n_trials": 10000, "T": 6, "D": 30, "B": 1.0, "margin": 0.05},
-    },
-    trial=law_trial,
-    decide=law_decide,
+    id=LAW_ID, title="Conformance: Algorithm 1 at its public defaults has the law of its transcription with "
+                     "Algorithm 2 transcribed (location and spread of every E_t)",
+    sources=_SOURCES, rule="equivalence", expected=HOLDS, trial=law_trial, decide=law_decide,
+    # Margins and sizes fixed before any data: the rule's interval on the range [-1, 1]
+    # (empirical Bernstein) at the catalog's level is about +-0.13 at n = 1000, +-0.05
+    # at 4000 and +-0.03 at 10000; m at T = 4 is 9888 samples a round, at T = 6 16203.
+    configs=profiles({"T": 4, "D": 20, "B": 1.0}, smoke={"n_trials": 1000, "margin": 0.2},
+                     quick={"n_trials": 4000, "margin": 0.08}, full={"n_trials": 10000, "T": 6, "D": 30, "margin": 0.05}),
     instances="fresh Section 6 data (random coordinates, D > T) each trial; the shipped run with its "
               "defaults and compiled Algorithm 2, the transcription with Algorithm 2 transcribed "
               "(vectorised), independent seeds; per run the shares of rounds t >= 2 with E_t above "

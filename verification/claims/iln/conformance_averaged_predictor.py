@@ -25,14 +25,15 @@ from iln.reference.shrinking_gradient import (
     shrinking_gradient_reference,
 )
 from iln.shrinking_gradient import shrinking_gradient
-from verification.catalog import Claim, Source, register
+from verification.catalog import Claim, Source, profiles, register
 from verification.claims.iln.conformance import compare, conformance_decide
+from verification.claims.iln.instances import described
 from verification.verdicts import HOLDS, Verdict
 
 CLAIM_ID = "iln.conformance.averaged_predictor"
 
 #: the runs: Section 6 data at two radii, every argument of the learner at its default.
-RUNS = {
+AVERAGED_PREDICTOR_RUNS = {
     "B1": "Section 6 data, random coordinates, B = 1, Algorithm 1 at its defaults; test-time "
           "estimates of f_S and f_{T+1} at (epsilon, delta) of the configuration",
     "B2": "as B1 with B = 2",
@@ -65,31 +66,21 @@ def averaged_trial(config, seed) -> dict:
 
 def averaged_decide(records, config, alpha) -> Verdict:
     """Deterministic invariant: one coefficient or estimate off its transcription is a violation."""
-    return conformance_decide(CLAIM_ID, records, {k: RUNS[k] for k in config["runs"]}, alpha)
+    return conformance_decide(CLAIM_ID, records, {k: AVERAGED_PREDICTOR_RUNS[k] for k in config["runs"]}, alpha)
 
 
-_RUN_NAMES = list(RUNS)
+_RUN_NAMES = list(AVERAGED_PREDICTOR_RUNS)
 _ICML = (r"f_S = \frac{1}{T}\sum_{t=1}^T f_t,\ f_t = \sum_i \alpha_i^{(t)}\Phi(x_i);\ "
          r"\langle f, \Phi(x)\rangle \approx \mathrm{EST\_SCALAR\_PROD}(\alpha, \{x_i\}, x, m)")
 register(Claim(
-    id=CLAIM_ID,
-    title="Conformance: the averaged predictor f_S of Corollary 1 and the test-time estimates of "
-          "Theorem 1.3 equal their transcription",
+    id=CLAIM_ID, title="Conformance: the averaged predictor f_S of Corollary 1 and the test-time estimates of "
+                       "Theorem 1.3 equal their transcription",
     sources=(Source("ICML", "Corollary 1 (f_S); Theorem 1, part 3 (test-time estimate)", _ICML),
-             Source("arXiv", "Corollary 1 (f_S, printed (1/T) sum_{i=1}^infty f_t); Theorem 1, part 3",
-                    _ICML)),
-    rule="deterministic invariant",
-    expected=HOLDS,
-    configs={
-        "smoke": {"n_trials": 2, "T": 6, "D": 20, "n_test": 3, "epsilon": 0.05, "delta": 0.1,
-                  "runs": _RUN_NAMES},
-        "quick": {"n_trials": 5, "T": 10, "D": 50, "n_test": 5, "epsilon": 0.05, "delta": 0.1,
-                  "runs": _RUN_NAMES},
-        "full": {"n_trials": 20, "T": 16, "D": 100, "n_test": 10, "epsilon": 0.02, "delta": 0.05,
-                 "runs": _RUN_NAMES},
-    },
-    trial=averaged_trial,
-    decide=averaged_decide,
-    instances="; ".join(f"{k}: {v}" for k, v in RUNS.items()),
+             Source("arXiv", "Corollary 1 (f_S, printed (1/T) sum_{i=1}^infty f_t); Theorem 1, part 3", _ICML)),
+    rule="deterministic invariant", expected=HOLDS, trial=averaged_trial, decide=averaged_decide,
+    configs=profiles({"epsilon": 0.05, "delta": 0.1, "runs": _RUN_NAMES}, smoke={"n_trials": 2, "T": 6, "D": 20, "n_test": 3},
+                     quick={"n_trials": 5, "T": 10, "D": 50, "n_test": 5},
+                     full={"n_trials": 20, "T": 16, "D": 100, "n_test": 10, "epsilon": 0.02, "delta": 0.05}),
+    instances=described(AVERAGED_PREDICTOR_RUNS),
     kind="conformance",
 ))

@@ -23,7 +23,7 @@ from verification.claims.iln.conformance import (
 from verification.verdicts import HOLDS
 
 CLAIM_ID = "iln.conformance.dsgd"
-RUNS = {
+DSGD_RUNS = {
     "constant": {"k": 3, "gamma0": 10.0},
     "schedule": {"k": 3, "gamma0": 10.0, "gamma1": 0.1},
     "regularised": {"k": 3, "gamma0": 10.0, "gamma1": 0.5, "nu": 0.05},
@@ -38,8 +38,8 @@ def _quantities(X, y, family, settings, seed) -> dict:
 
 
 def dsgd_trial(config, seed) -> dict:
-    """Each run of :data:`RUNS` on fresh Section 6 data, shipped against transcribed."""
-    return section6_trial(config, seed, RUNS, _quantities)
+    """Each run of :data:`DSGD_RUNS` on fresh Section 6 data, shipped against transcribed."""
+    return section6_trial(config, seed, DSGD_RUNS, _quantities)
 
 
 register_section6_conformance(
@@ -51,7 +51,7 @@ register_section6_conformance(
                     r"a_{tj} = -\gamma_t(f_t(x_t) - y_t)\psi(x_t; w_{tj}),\ "
                     r"\gamma_t = \gamma_0/(1 + \gamma_1(t-1))"),
              NO_ARXIV_SOURCE),
-    runs=RUNS,
+    runs=DSGD_RUNS,
     expected=HOLDS,
     trial=dsgd_trial,
 )

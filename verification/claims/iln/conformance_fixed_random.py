@@ -23,7 +23,7 @@ from verification.verdicts import HOLDS
 CLAIM_ID = "iln.conformance.fixed_random"
 #: Section 6 explores "different initial step sizes and schedules": a constant step, a
 #: decaying schedule, and a projection onto ||theta|| <= B.
-RUNS = {
+FIXED_RANDOM_RUNS = {
     "constant": {"r": 25, "eta": 5.0},
     "schedule": {"r": 25, "gamma0": 20.0, "gamma1": 0.1},
     "projected": {"r": 25, "eta": 5.0, "B": 1.0},
@@ -39,8 +39,8 @@ def _quantities(X, y, family, settings, seed) -> dict:
 
 
 def fixed_random_trial(config, seed) -> dict:
-    """Each run of :data:`RUNS` on fresh Section 6 data, shipped against transcribed."""
-    return section6_trial(config, seed, RUNS, _quantities)
+    """Each run of :data:`FIXED_RANDOM_RUNS` on fresh Section 6 data, shipped against transcribed."""
+    return section6_trial(config, seed, FIXED_RANDOM_RUNS, _quantities)
 
 
 register_section6_conformance(
@@ -52,7 +52,7 @@ register_section6_conformance(
                     r"(\psi(x; w_j))_j;\ \theta_{t+1} = \theta_t - \gamma_t(\theta_t\cdot\phi(x_t)"
                     r" - y_t)\phi(x_t)"),
              NO_ARXIV_SOURCE),
-    runs=RUNS,
+    runs=FIXED_RANDOM_RUNS,
     expected=HOLDS,
     trial=fixed_random_trial,
 )

@@ -21,7 +21,7 @@ from verification.verdicts import HOLDS
 
 CLAIM_ID = "iln.conformance.kernel_ogd"
 #: without projection (B = None, plain kernel OGD) and with one that binds.
-RUNS = {
+KERNEL_OGD_RUNS = {
     "unprojected": {"B": None, "eta": 20.0},
     "projected": {"B": 1.0, "eta": 50.0},
 }
@@ -35,8 +35,8 @@ def _quantities(X, y, family, settings, seed) -> dict:
 
 
 def kernel_ogd_trial(config, seed) -> dict:
-    """Each run of :data:`RUNS` on fresh Section 6 data, shipped against transcribed."""
-    return section6_trial(config, seed, RUNS, _quantities)
+    """Each run of :data:`KERNEL_OGD_RUNS` on fresh Section 6 data, shipped against transcribed."""
+    return section6_trial(config, seed, KERNEL_OGD_RUNS, _quantities)
 
 
 _EQ9 = (r"f_1 = 0;\ f_{t+1} = \mathrm{Proj}_B\big(f_t - \eta\nabla_t\big),\ "
@@ -47,7 +47,7 @@ register_section6_conformance(
           "projection and coefficient)",
     sources=(Source("ICML", "Section 5, OGD update before eq. (10), gradient eq. (9)", _EQ9),
              Source("arXiv", "Section 5, OGD update before eq. (10), gradient eq. (9)", _EQ9)),
-    runs=RUNS,
+    runs=KERNEL_OGD_RUNS,
     expected=HOLDS,
     trial=kernel_ogd_trial,
 )

@@ -48,9 +48,10 @@ from iln.features import (
 from iln.random_streams import child
 from iln.shrinking_gradient import shrinking_gradient
 from verification import rules
-from verification.catalog import Claim, Source, register
-from verification.claims.iln.alpha_and_variance import SLACK, alpha_l1_ratio
-from verification.claims.iln.regret import NEAR_DUPLICATES, hadamard_rows, regret_point
+from verification.catalog import Claim, Source, profiles, register
+from verification.claims.iln.instances import NEAR_DUPLICATES, described, hadamard_rows
+from verification.claims.iln.lemma5 import SLACK, alpha_l1_ratio
+from verification.claims.iln.theorem1_regret import regret_point
 from verification.verdicts import HOLDS, VIOLATED, Verdict
 
 __all__ = ["FAMILIES", "FAMILY_SEQUENCES", "family", "family_sequence"]
@@ -181,22 +182,14 @@ _FAMILY_SOURCES = (
 )
 
 register(Claim(
-    id="iln.explore.families",
-    title="Exploration: Theorem 1's regret bound and the l1 bound hold for every feature family",
-    sources=_FAMILY_SOURCES,
-    rule="mean bound and deterministic invariant",
+    id="iln.explore.families", title="Exploration: Theorem 1's regret bound and the l1 bound hold for every feature family",
+    sources=_FAMILY_SOURCES, rule="mean bound and deterministic invariant", trial=families_trial, decide=families_decide,
     # Nothing in the proofs depends on the family beyond |psi| <= 1: fixed before running.
     expected=HOLDS,
-    configs={
-        "smoke": {"n_trials": 3, "T": 20, "families": list(FAMILIES), "sequences": list(FAMILY_SEQUENCES)},
-        "quick": {"n_trials": 8, "T": 32, "families": list(FAMILIES), "sequences": list(FAMILY_SEQUENCES)},
-        "full": {"n_trials": 12, "T": 128, "families": list(FAMILIES), "sequences": list(FAMILY_SEQUENCES)},
-    },
-    trial=families_trial,
-    decide=families_decide,
-    instances="every feature family with an oracle ("
-              + "; ".join(f"{k}: {v}" for k, v in FAMILIES.items()) + ") on each sequence ("
-              + "; ".join(f"{k}: {v}" for k, v in FAMILY_SEQUENCES.items()) + "), B = 1.",
+    configs=profiles({"families": list(FAMILIES), "sequences": list(FAMILY_SEQUENCES)},
+                     smoke={"n_trials": 3, "T": 20}, quick={"n_trials": 8, "T": 32}, full={"n_trials": 12, "T": 128}),
+    instances="every feature family with an oracle (" + described(FAMILIES) + ") on each sequence ("
+              + described(FAMILY_SEQUENCES) + "), B = 1.",
 ))
 
 
@@ -240,6 +233,26 @@ def ablation_trial(config, seed) -> dict:
     return record
 
 
+def smallest_fraction_holding(rows, keys, config, bound: float) -> dict:
+    """Per family, the smallest fraction of m_proof from which up every point's t interval
+    (approximate: reported, not decided) lies below the bound, or None.
+
+    With the regret's vast a-priori range no point can be shown to hold at the rule's level,
+    so the smallest m is read off the t interval, which is approximate (and says so).
+    """
+    smallest = {}
+    for fam_name in config["families"]:
+        holding = None
+        for q in _ablation_fractions(config):
+            mine = [rows[k]["t_interval_not_deciding"][1] < bound for k, f, _, q2 in keys
+                    if f == fam_name and q2 == q]
+            if not all(mine):
+                break
+            holding = q
+        smallest[fam_name] = holding
+    return smallest
+
+
 def ablation_decide(records, config, alpha) -> Verdict:
     """The mean rule at the decisive fraction decides (Bonferroni over its points); every other
     fraction is reported with the same rule, and per family the smallest fraction from which
@@ -252,19 +265,7 @@ def ablation_decide(records, config, alpha) -> Verdict:
     # Every fraction reported with the same rule and level (not deciding).
     rows = rules.mean_bound("iln.explore.m_ablation", _regret_points(records, [k for k, *_ in keys], config["T"]),
                             alpha * len(keys) / len(decisive_keys), {}).details["points"]
-    # Reported, not decided: with the regret's vast a-priori range no point can be shown to
-    # hold at the rule's level, so the smallest m is read off the t interval, which is
-    # approximate (and says so).
-    smallest = {}
-    for fam_name in config["families"]:
-        holding = None
-        for q in _ablation_fractions(config):
-            mine = [rows[k]["t_interval_not_deciding"][1] < bound for k, f, _, q2 in keys
-                    if f == fam_name and q2 == q]
-            if not all(mine):
-                break
-            holding = q
-        smallest[fam_name] = holding
+    smallest = smallest_fraction_holding(rows, keys, config, bound)
     details = {"m_proof": theory.m_proof(1.0, config["T"]), "fractions": config["fractions"],
                "decisive_fraction": config["decisive_fraction"],
                "smallest_fraction_holding": smallest,
@@ -286,27 +287,17 @@ _FRACTIONS = [4.0 ** -k for k in range(1, 10)]
 _ABLATION_SEQUENCES = ["contradictory", "constant"]
 
 register(Claim(
-    id="iln.explore.m_ablation",
-    title="Exploration: the regret bound still holds with 1/1024 of the proof's m",
-    sources=_FAMILY_SOURCES,
-    rule="mean bound at m = m_proof / 1024; the other fractions reported",
+    id="iln.explore.m_ablation", title="Exploration: the regret bound still holds with 1/1024 of the proof's m",
+    sources=_FAMILY_SOURCES, rule="mean bound at m = m_proof / 1024; the other fractions reported",
     # Fixed before running: the variance term needs m of order ||alpha||_1^2 T, and the runs'
     # ||alpha||_1 stays far below the (16B+1) eta t the proof's m provisions for, so three
     # orders of magnitude fewer samples should still meet the bound.
-    expected=HOLDS,
-    configs={
-        "smoke": {"n_trials": 3, "T": 20, "families": ["coordinate", "relu"],
-                  "sequences": _ABLATION_SEQUENCES, "fractions": _FRACTIONS[::2],
-                  "decisive_fraction": 4.0 ** -5},
-        "quick": {"n_trials": 10, "T": 32, "families": list(FAMILIES), "sequences": _ABLATION_SEQUENCES,
-                  "fractions": _FRACTIONS, "decisive_fraction": 4.0 ** -5},
-        "full": {"n_trials": 12, "T": 128, "families": list(FAMILIES), "sequences": _ABLATION_SEQUENCES,
-                 "fractions": [*_FRACTIONS, 4.0 ** -10], "decisive_fraction": 4.0 ** -5},
-    },
-    trial=ablation_trial,
-    decide=ablation_decide,
-    instances="the hard sequences of iln.explore.families ("
-              + "; ".join(f"{s}: {FAMILY_SEQUENCES[s]}" for s in _ABLATION_SEQUENCES)
+    expected=HOLDS, trial=ablation_trial, decide=ablation_decide,
+    configs=profiles({"families": list(FAMILIES), "sequences": _ABLATION_SEQUENCES, "fractions": _FRACTIONS,
+                      "decisive_fraction": 4.0 ** -5},
+                     smoke={"n_trials": 3, "T": 20, "families": ["coordinate", "relu"], "fractions": _FRACTIONS[::2]},
+                     quick={"n_trials": 10, "T": 32}, full={"n_trials": 12, "T": 128, "fractions": [*_FRACTIONS, 4.0 ** -10]}),
+    instances="the hard sequences of iln.explore.families (" + described(FAMILY_SEQUENCES, _ABLATION_SEQUENCES)
               + ") for every family, B = 1, the proof's eta, and m = 4^-k m_proof down to m = 1.",
 ))
 
@@ -393,20 +384,14 @@ def adversarial_decide(records, config, alpha) -> Verdict:
 
 
 register(Claim(
-    id="iln.explore.adversarial",
-    title="Exploration: no oblivious sequence a hypothesis search finds breaks the regret bound",
-    sources=_FAMILY_SOURCES,
-    rule="mean bound on fresh runs of each searched sequence",
+    id="iln.explore.adversarial", title="Exploration: no oblivious sequence a hypothesis search finds breaks the regret bound",
+    sources=_FAMILY_SOURCES, rule="mean bound on fresh runs of each searched sequence",
     # Fixed before running: the proof's bound holds for every oblivious sequence, and the
     # minimax construction reaches only about a quarter of it (iln.thm1.regret).
-    expected=HOLDS,
-    configs={
-        "smoke": {"n_trials": 2, "T": 20, "max_examples": 10, "fresh_runs": 5},
-        "quick": {"n_trials": 4, "T": 24, "max_examples": 60, "fresh_runs": 12},
-        "full": {"n_trials": 8, "T": 48, "max_examples": 200, "fresh_runs": 20},
-    },
-    trial=adversarial_trial,
-    decide=adversarial_decide,
+    expected=HOLDS, trial=adversarial_trial, decide=adversarial_decide,
+    configs=profiles(smoke={"n_trials": 2, "T": 20, "max_examples": 10, "fresh_runs": 5},
+                     quick={"n_trials": 4, "T": 24, "max_examples": 60, "fresh_runs": 12},
+                     full={"n_trials": 8, "T": 48, "max_examples": 200, "fresh_runs": 20}),
     instances="sequences of T inputs from a pool of 4 orthogonal Hadamard rows (+-0.99) and a "
               "near-duplicate of the first, with labels in {-1, -1/2, 0, 1/2, 1}, under random "
               "coordinates, B = 1, the proof's eta and m; the search (hypothesis, target()) "

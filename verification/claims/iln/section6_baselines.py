@@ -33,7 +33,8 @@ from iln.baselines import doubly_stochastic, fixed_random
 from iln.data import section6_data
 from iln.features import RandomCoordinate
 from iln.random_streams import child
-from verification.catalog import Claim, Source, register
+from verification.catalog import Claim, Source, profiles, register
+from verification.claims.iln.conformance import NO_ARXIV_SOURCE
 from verification.rules import invariant
 from verification.verdicts import HOLDS, Verdict
 
@@ -44,7 +45,7 @@ SLACK = 1e-9
 
 #: the runs of each trial: learner, size and step settings (Section 6's grid spans both
 #: constant and decaying steps; a projection radius and a regularisation exercise the rest).
-RUNS = {
+BASELINE_RUNS = {
     "fixed_random_schedule": ("fixed_random", {"r": 40, "gamma0": 20.0, "gamma1": 0.1}),
     "fixed_random_projected": ("fixed_random", {"r": 40, "eta": 5.0, "B": 1.0}),
     "dsgd_schedule": ("doubly_stochastic", {"k": 4, "gamma0": 10.0, "gamma1": 0.1}),
@@ -96,10 +97,10 @@ def _deviation(found, replayed) -> np.ndarray:
 
 
 def baselines_trial(config, seed) -> dict:
-    """Each run of :data:`RUNS` on fresh Section 6 data, replayed round by round."""
+    """Each run of :data:`BASELINE_RUNS` on fresh Section 6 data, replayed round by round."""
     record = {}
     for j, name in enumerate(config["runs"]):
-        learner, settings = RUNS[name]
+        learner, settings = BASELINE_RUNS[name]
         data = section6_data(config["T"], config["D"], seed=child(seed, j, 0))
         family = RandomCoordinate(config["D"])
         if learner == "fixed_random":
@@ -128,49 +129,35 @@ def baselines_decide(records, config, alpha) -> Verdict:
     off = [(i, name, r) for i, rec in enumerate(records) for name, r in rec.items()
            if r["breaches"] or r["weights_off"]]
     share = breaches / rounds
-    counterexample = None
-    if off:
-        index, name, r = off[0]
-        learner, settings = RUNS[name]
-        counterexample = {"trial_index": index, "run": name, "learner": learner,
-                          "settings": settings, **r}
+    counterexample = {"trial_index": off[0][0], "run": off[0][1], "learner": BASELINE_RUNS[off[0][1]][0],
+                      "settings": BASELINE_RUNS[off[0][1]][1], **off[0][2]} if off else None
     per_run = {name: {"rounds": sum(rec[name]["rounds"] for rec in records),
                       "rounds_off": sum(rec[name]["breaches"] for rec in records),
-                      "largest_deviation": max(rec[name]["largest_deviation"] for rec in records),
-                      "weights_deviation": max(rec[name]["weights_deviation"] for rec in records)}
+                      **{key: max(rec[name][key] for rec in records) for key in ("largest_deviation", "weights_deviation")}}
                for name in config["runs"]}
     return invariant(
         CLAIM_ID, broken=bool(off), share=share, checked=rounds, alpha=alpha,
         counterexample=counterexample, n_trials=len(records),
         details={"rounds_checked": rounds, "runs": per_run, "slack": SLACK,
-                 "settings": {name: {"learner": RUNS[name][0], **RUNS[name][1]} for name in config["runs"]}})
+                 "settings": {name: {"learner": BASELINE_RUNS[name][0], **BASELINE_RUNS[name][1]} for name in config["runs"]}})
 
 
 _STATEMENT = (r"\text{Fixed-Random: } w_1,\dots,w_r \text{ shared by all points; DSGD: } "
               r"f_t(x) = \tfrac{1}{k}\sum_{i<t}\sum_{j} a_{ij}\,\psi(x; w_{ij}),\ "
               r"a_{tj} = -\gamma_t\,(f_t(x_t) - y_t)\,\psi(x_t; w_{tj});\ "
               r"\gamma_t = \gamma_0 / (1 + \gamma_1 (t - 1))")
-_RUN_NAMES = list(RUNS)
+_RUN_NAMES = list(BASELINE_RUNS)
 
 register(Claim(
-    id=CLAIM_ID,
-    title="Section 6 baselines: Fixed-Random shares its features, DSGD keeps each point's, both "
-          "follow their step schedule, on every round",
-    sources=(Source("ICML", "Section 6 (the three algorithms compared; Dai et al. 2014, Algorithm 1)",
-                    _STATEMENT),
-             Source("arXiv", "none: the arXiv version has no experiment section",
-                    r"\text{(not in this version)}")),
-    rule="deterministic invariant",
-    expected=HOLDS,
-    configs={
-        "smoke": {"n_trials": 2, "T": 40, "D": 50, "runs": _RUN_NAMES},
-        "quick": {"n_trials": 5, "T": 200, "D": 550, "runs": _RUN_NAMES},
-        "full": {"n_trials": 20, "T": 200, "D": 550, "runs": _RUN_NAMES},
-    },
-    trial=baselines_trial,
-    decide=baselines_decide,
+    id=CLAIM_ID, title="Section 6 baselines: Fixed-Random shares its features, DSGD keeps each point's, both "
+                       "follow their step schedule, on every round",
+    sources=(Source("ICML", "Section 6 (the three algorithms compared; Dai et al. 2014, Algorithm 1)", _STATEMENT),
+             NO_ARXIV_SOURCE),
+    rule="deterministic invariant", expected=HOLDS, trial=baselines_trial, decide=baselines_decide,
+    configs=profiles({"T": 200, "D": 550, "runs": _RUN_NAMES}, smoke={"n_trials": 2, "T": 40, "D": 50},
+                     quick={"n_trials": 5}, full={"n_trials": 20}),
     instances="the Section 6 data (iln.data.section6_data, random coordinates), each trial on fresh "
               "data and features: " + "; ".join(
                   f"{name}: {learner} with " + ", ".join(f"{k}={v:g}" for k, v in s.items())
-                  for name, (learner, s) in RUNS.items()),
+                  for name, (learner, s) in BASELINE_RUNS.items()),
 ))

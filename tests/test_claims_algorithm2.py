@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from verification.claims.iln import estimator_tails
+from verification.claims.iln import algorithm2
 
 
 def _records(values):
@@ -19,7 +19,7 @@ def _records(values):
 def test_two_point_estimates_unbiased_hold_and_biased_are_flagged(p_plus, margin, expected):
     rng = np.random.default_rng(3)
     values = np.where(rng.random(4000) < p_plus, 0.998, -0.998)
-    verdict = estimator_tails.unbiased_decide(_records(values), {"margin": margin}, 1e-3)
+    verdict = algorithm2.unbiased_decide(_records(values), {"margin": margin}, 1e-3)
     assert verdict.verdict == expected
     assert verdict.rule.startswith("equivalence")
 
@@ -27,6 +27,6 @@ def test_two_point_estimates_unbiased_hold_and_biased_are_flagged(p_plus, margin
 def test_estimates_outside_the_range_are_decided_not_raised():
     # |E| > ||alpha||_1 is impossible for Algorithm 2 with |psi| <= 1 (a wrong family).
     values = np.random.default_rng(4).normal(3.0, 0.5, 500)
-    verdict = estimator_tails.unbiased_decide(_records(values), {"margin": 0.05}, 1e-3)
+    verdict = algorithm2.unbiased_decide(_records(values), {"margin": 0.05}, 1e-3)
     assert verdict.verdict == "violated"
     assert verdict.details["points"]["two_point/fast"]["values_outside_range"] > 0

@@ -1,4 +1,5 @@
-"""iln.lemma2.shrink_penalty, iln.lemma6.events, iln.lemma3.variance: states, replays, decisions.
+"""The probe states of Lemma 2 (lemma2.py) and the three claims that replay them: iln.lemma2.shrink_penalty,
+iln.lemma6.events and iln.lemma3.variance (first part): states, replays, decisions.
 
 The planted defects are changes of Algorithm 1 or 2 that each claim must flag: a lower shrink
 threshold (shrinks outside E1 or E2), an Algorithm 1 that always shrinks (a large penalty at
@@ -14,7 +15,7 @@ from scipy import stats
 from iln import estimator, theory
 from iln.random_streams import child
 from verification import catalog
-from verification.claims.iln import shrink_penalty as sp
+from verification.claims.iln import lemma2
 
 CLAIMS = ["iln.lemma2.shrink_penalty", "iln.lemma6.events", "iln.lemma3.variance"]
 #: the share of a smoke run's false-alarm budget each of the three claims gets first.
@@ -34,37 +35,37 @@ def _replays(claim_id, n, seed=0, grid=None):
 def _built_states():
     # States are cached; building them before any test patches Algorithm 1 keeps the
     # planted defects to the replayed round.
-    for name in sp.STATES:
-        sp.probe_state(name)
+    for name in lemma2.STATES:
+        lemma2.probe_state(name)
 
 
-@pytest.mark.parametrize("name", list(sp.STATES))
+@pytest.mark.parametrize("name", list(lemma2.STATES))
 def test_states_meet_the_lemmas_setting(name):
-    state = sp.probe_state(name)
+    state = lemma2.probe_state(name)
     assert state.eta < theory.LEMMA2_MAX_ETA
     assert state.t == state.run.T + 1
     # Lemma 5 on the run's path (the l1 bound is loose by a step: t - 1 updates).
-    assert state.alpha_l1 <= theory.alpha_l1_bound(sp.B, state.eta, state.t - 1)
+    assert state.alpha_l1 <= theory.alpha_l1_bound(lemma2.B, state.eta, state.t - 1)
     for beta in state.comparators.values():
-        assert sp._norm(beta, state.K) < sp.B
+        assert lemma2._norm(beta, state.K) < lemma2.B
     if name != "section6":
         c, _ = state.two_point
         # Shrinking is possible and f_t is inside the ball: where shrinking can hurt.
-        assert c * state.alpha_l1 > sp.EVENT_THRESHOLD * sp.B
-        assert state.f_norm < sp.B
+        assert c * state.alpha_l1 > lemma2.EVENT_THRESHOLD * lemma2.B
+        assert state.f_norm < lemma2.B
 
 
 def test_unknown_state_is_refused():
     with pytest.raises(ValueError, match="unknown probe state"):
-        sp.probe_state("no_such_state")
+        lemma2.probe_state("no_such_state")
 
 
 def test_no_penalty_without_a_shrink():
-    state = sp.probe_state("sign_two_point")
+    state = lemma2.probe_state("sign_two_point")
     estimate = 3.0
     following = state.alpha
     following[-1] = -state.eta * (estimate - state.label)
-    outcome = sp.round_outcome(state, estimate, following, shrank=False)
+    outcome = lemma2.round_outcome(state, estimate, following, shrank=False)
     assert not any(outcome[name] for name in state.comparators)
     assert not outcome["E1"]
     assert not outcome["E2"]
@@ -78,11 +79,11 @@ def test_replays_follow_the_two_point_law():
     _, _, records = _replays("iln.lemma6.events", 400, seed=1, grid=grid)
     n = len(records)
     for flag in ("shrink", "step_at_+16B"):
-        exact = 10 ** sp._exact_log10("sign_two_point", 3, lambda o, f=flag: o[f])
+        exact = 10 ** lemma2.exact_log10("sign_two_point", 3, lambda o, f=flag: o[f])
         k = sum(r["sign_two_point/m=3"][flag] for r in records)
         # Two-sided exact binomial test at 1e-6: a false alarm once in a million runs.
         assert stats.binomtest(k, n, exact).pvalue > 1e-6, (flag, k, exact)
-    assert math.isclose(10 ** sp._exact_log10("sign_two_point", 3, lambda o: o["shrink"]), 0.25)
+    assert math.isclose(10 ** lemma2.exact_log10("sign_two_point", 3, lambda o: o["shrink"]), 0.25)
 
 
 def test_printed_lemma2_follows_from_the_corrected_chain_up_to_t_577():
@@ -124,7 +125,7 @@ def test_lemma6_sees_penalties_inside_the_events_and_the_alpha_bound_is_attained
     claim, config, records = _replays("iln.lemma3.variance", 50)
     row = claim.decide(records, config, ALPHA).details["figures"]["sign_two_point/m=1"]
     # m = 1 on the two-point state: (E_t - 0)^2 = (0.998 ||alpha||_1)^2 in every replay.
-    assert row["tightness_alpha_bound"] == pytest.approx(sp.probe_state("sign_two_point").two_point[0] ** 2)
+    assert row["tightness_alpha_bound"] == pytest.approx(lemma2.probe_state("sign_two_point").two_point[0] ** 2)
 
 
 def test_lowered_shrink_threshold_is_flagged_by_lemma6(monkeypatch):

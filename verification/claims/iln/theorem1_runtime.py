@@ -34,21 +34,26 @@ import numpy as np
 
 from iln import theory
 from verification import rules
-from verification.catalog import Claim, Source, register
+from verification.catalog import Claim, profiles, register, sources
 from verification.verdicts import HOLDS, Verdict
 
 #: the benchmark file, relative to the repository root.
 BENCHMARK_JSON = "reports/benchmarks/algorithm1.json"
+
 #: the environment variable that names the repository root, for an installed package whose
 #: source is elsewhere (read once, when the configuration is built, and recorded in it).
 ROOT_VARIABLE = "ILN_VERIFY_ROOT"
+
 #: the source tree this module runs from (a checkout, or an editable install).
 _SOURCE_TREE = Path(__file__).resolve().parents[3]
+
 #: exponents closer than this to the operation count's are not told apart: the grids span a
 #: factor 4 in T and 2.5 in B, over which the O~'s logarithms shift a slope by about 0.1.
 TOLERANCE = 0.1
+
 #: the lines of the grid: the T line at this B, the B line at this T.
 LINE_T_AT_B, LINE_B_AT_T = 1.0, 128
+
 HOW_TO_MEASURE = "run `nox -s bench` in the repository (or its pytest command, noxfile.py's bench session)"
 
 
@@ -161,6 +166,23 @@ def _slopes(times, sizes, key):
     return out
 
 
+def rate_point(record, times, axis: str) -> tuple[rules.RatePoint, dict]:
+    """The line of ``axis`` (T at B = 1, or B at T = 128): the repetitions' slopes of log time,
+    against the slope of the operation count ``T * m_proof(B, T)`` over the same grid; and the
+    figures of the line (its median times) for the report."""
+    sizes, key = _line(record["points"], axis)
+    if len(sizes) < 2:
+        raise ValueError(f"benchmark_json {record['path']}: the {axis} line has {len(sizes)} sizes, need 2")
+    count = [theory.total_feature_samples(B, T) for T, B in map(key, sizes)]
+    count_slope = float(np.polyfit(np.log(sizes), np.log(count), 1)[0])
+    slopes = _slopes(times, sizes, key)
+    medians = [float(np.median([row[key(s)] for row in times.values() if key(s) in row])) for s in sizes]
+    instance = {"axis": axis, "grid": list(sizes), "benchmark_sha256": record["sha256"]}
+    return (rules.RatePoint(axis, slopes, count_slope, tolerance=TOLERANCE, instance=instance),
+            {"slopes": slopes, "operation_count_slope": count_slope, "theorem_exponent": 2 if axis == "T" else 4,
+             "grid": list(sizes), "median_time_s": medians})
+
+
 def runtime_decide(records, config, alpha) -> Verdict:
     """The rate rule on the exponents in T and in B, each against the operation count's.
 
@@ -185,18 +207,8 @@ def runtime_decide(records, config, alpha) -> Verdict:
         details["load_average_1min"] = {"min": min(loads), "median": float(np.median(loads)), "max": max(loads)}
     points = []
     for axis in ("T", "B"):
-        sizes, key = _line(record["points"], axis)
-        if len(sizes) < 2:
-            raise ValueError(f"benchmark_json {record['path']}: the {axis} line has {len(sizes)} sizes, need 2")
-        count = [theory.total_feature_samples(B, T) for T, B in map(key, sizes)]
-        count_slope = float(np.polyfit(np.log(sizes), np.log(count), 1)[0])
-        slopes = _slopes(times, sizes, key)
-        medians = [float(np.median([row[key(s)] for row in times.values() if key(s) in row])) for s in sizes]
-        details[f"exponent_{axis}"] = {"slopes": slopes, "operation_count_slope": count_slope,
-                                       "theorem_exponent": 2 if axis == "T" else 4, "grid": list(sizes),
-                                       "median_time_s": medians}
-        instance = {"axis": axis, "grid": list(sizes), "benchmark_sha256": record["sha256"]}
-        points.append(rules.RatePoint(axis, slopes, count_slope, tolerance=TOLERANCE, instance=instance))
+        point, details[f"exponent_{axis}"] = rate_point(record, times, axis)
+        points.append(point)
     refuse = None if interleaved else (
         "the benchmark file has no `rep` in extra_info (the old format): its rounds ran back to back "
         "at each grid point and are not independent repetitions, so the slopes fitted per round are "
@@ -205,23 +217,19 @@ def runtime_decide(records, config, alpha) -> Verdict:
 
 
 _RUNTIME = r"\text{The run-time of the algorithm is } \tilde{O}(\rho B^4 T^2)"
-_CONFIG = {"n_trials": 1, "benchmark_json": BENCHMARK_JSON, "repository_root": repository_root,
-           "benchmark_sha256": _default_digest}
+
 
 register(Claim(
-    id="iln.thm1.runtime",
-    title="Run time of Algorithm 1 grows as B^4 T^2 (up to logarithms)",
-    sources=(Source("ICML", "Section 3, Theorem 1, part 2", _RUNTIME),
-             Source("arXiv", "Section 3, Theorem 1, part 2", _RUNTIME)),
-    rule="rate",
+    id="iln.thm1.runtime", title="Run time of Algorithm 1 grows as B^4 T^2 (up to logarithms)",
+    sources=sources(_RUNTIME, ICML="Section 3, Theorem 1, part 2", arXiv="Section 3, Theorem 1, part 2"),
     # Each sample of Algorithm 2 costs a bounded amount of work (one draw, two psi), so the
     # time should grow no faster than the number of samples, T * m_proof(B, T).
-    expected=HOLDS,
-    configs={"smoke": _CONFIG, "quick": _CONFIG, "full": _CONFIG},
-    trial=runtime_trial,
-    decide=runtime_decide,
+    rule="rate", expected=HOLDS, trial=runtime_trial, decide=runtime_decide,
+    configs=profiles({"n_trials": 1, "benchmark_json": BENCHMARK_JSON, "repository_root": repository_root,
+                      "benchmark_sha256": _default_digest}, smoke={}, quick={}, full={}),
     instances="pytest-benchmark run times of Algorithm 1 at the proof's eta and m on the Section 6 "
               "data (random coordinates, D = 2T), one numba thread, CPU time: T = 64, 128, 256 at B = 1 and "
               "B = 1, 1.5, 2, 2.5 at T = 128, the whole grid once per repetition, 15 interleaved "
               "repetitions",
 ))
+

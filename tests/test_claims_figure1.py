@@ -1,4 +1,4 @@
-"""iln.thm1.test_time and iln.sec6.figure1: trials, decisions, planted defects and smoke verdicts."""
+"""iln.sec6.figure1: trials, decisions, planted defects and the smoke verdict."""
 
 import json
 import math
@@ -7,91 +7,14 @@ import numpy as np
 import pytest
 
 import iln.comparison
-from iln import theory
 from iln.random_streams import child
 from verification import catalog, runner
-from verification.claims.iln import prediction_and_figures as pf
-from verification.claims.iln.algorithm1_runs import algorithm1_run
-
-TEST_TIME_CONFIG = {"n_trials": 300, "T": 12, "T_proof": 12, "m": 20,
-                    "instances": ["descent_adversary/balanced"], "predictors": ["final"],
-                    "grid": [{"delta": 0.2, "r": 0.9}]}
+from verification.claims.iln import figure1
 
 
 def _seed(i):
     return child(np.random.SeedSequence(2024), i)
 
-
-# ------------------------------------------------------------------------------------------
-# iln.thm1.test_time
-# ------------------------------------------------------------------------------------------
-
-
-def test_balanced_point_gives_the_two_point_law_whatever_alpha():
-    """The erratum's counterexample: every term of Algorithm 2 is +-0.9801 ||alpha||_1."""
-    run = algorithm1_run("descent_adversary", 12, 20, _seed(0))
-    a = float(np.abs(run.alpha).sum())
-    exact = float(run.alpha @ run.family.kernel(run.X, pf._BALANCED[None, :])[:, 0])
-    assert exact == pytest.approx(0.0, abs=1e-12)
-    E = np.array([run.predict(pf._BALANCED[None, :], m=1, seed=_seed(k))[0] for k in range(200)])
-    np.testing.assert_allclose(np.abs(E), 0.99**2 * a, rtol=1e-12)  # one term: exactly the two points
-    assert 0.3 < np.mean(E > 0) < 0.7  # both signs occur (a 1 - 1e-8 band for Bin(200, 1/2))
-    # With delta = 0.2, eps0 = 0.9 a the printed m is 2: |E| > eps0 iff both terms agree (P = 1/2).
-    assert theory.test_time_m(0.9 * a, 0.2, a) == 2
-
-
-def test_test_time_trial_is_json_ready_and_reproducible():
-    config = {**TEST_TIME_CONFIG, "instances": ["descent_adversary/train", "two_point_relu/train"],
-              "predictors": ["final", "averaged"]}
-    one = pf.test_time_trial(config, _seed(1))
-    assert one == pf.test_time_trial(config, _seed(1))
-    json.dumps(one, allow_nan=False)
-    for inst in config["instances"]:
-        for predictor in config["predictors"]:
-            events = one[f"{inst}/{predictor}/delta=0.2/r=0.9"]
-            assert isinstance(events["printed"], bool)
-            assert isinstance(events["corrected"], bool)
-            assert 0 < one[f"{inst}/{predictor}/l1_ratio"] <= 1  # Lemma 5
-            # The bound-form m is sampled only where Hoeffding does not already cover it.
-            assert (events["theorem"] is None) == (events["theorem_over_corrected"] >= 1)
-
-
-def test_test_time_smallest_config_is_violated_as_printed_and_holds_corrected():
-    records = [pf.test_time_trial(TEST_TIME_CONFIG, _seed(i)) for i in range(TEST_TIME_CONFIG["n_trials"])]
-    verdict = pf.test_time_decide(records, TEST_TIME_CONFIG, 1e-3)
-    assert verdict.verdict == "holds_after_correction"
-    assert verdict.counterexample["m"] == 2
-    assert verdict.details["corrected_m"]["verdict"] == "holds"
-
-
-def test_planted_defect_in_the_corrected_m_is_flagged(monkeypatch):
-    """predict's m with the printed constant (the defect the erratum corrects) must fail."""
-    monkeypatch.setattr(theory, "test_time_m_corrected", theory.test_time_m)
-    records = [pf.test_time_trial(TEST_TIME_CONFIG, _seed(i)) for i in range(TEST_TIME_CONFIG["n_trials"])]
-    verdict = pf.test_time_decide(records, TEST_TIME_CONFIG, 1e-3)
-    assert verdict.details["corrected_m"]["verdict"] == "violated"
-    assert verdict.verdict == "violated"
-
-
-def test_test_time_decide_on_synthetic_counts():
-    key = "descent_adversary/balanced/final/delta=0.2/r=0.9"
-
-    def records(printed, corrected, n=400):
-        return [{key: {"printed": i < printed, "corrected": i < corrected, "theorem": None,
-                       "theorem_over_corrected": 3.0},
-                 "descent_adversary/balanced/final/l1_ratio": 0.1} for i in range(n)]
-
-    decide = pf.test_time_decide
-    assert decide(records(40, 4), TEST_TIME_CONFIG, 1e-3).verdict == "holds"
-    assert decide(records(200, 4), TEST_TIME_CONFIG, 1e-3).verdict == "holds_after_correction"
-    assert decide(records(200, 160), TEST_TIME_CONFIG, 1e-3).verdict == "violated"
-    assert decide(records(200, 70), TEST_TIME_CONFIG, 1e-3).verdict == "inconclusive"  # 0.175: straddles
-    assert decide(records(40, 4), TEST_TIME_CONFIG, 1e-3).details["theorem_m"]["verdict"] == "holds"
-
-
-# ------------------------------------------------------------------------------------------
-# iln.sec6.figure1
-# ------------------------------------------------------------------------------------------
 
 FIGURE_CONFIG = {"n_trials": 8, "T": 20, "n_test": 10, "budgets": {"psi_evaluations": [400.0, 2000.0]},
                  "D": [60, 80],
@@ -102,7 +25,7 @@ FIGURE_CONFIG = {"n_trials": 8, "T": 20, "n_test": 10, "budgets": {"psi_evaluati
 
 def test_figure1_trial_takes_its_grid_point_from_the_trial_index():
     config = {**FIGURE_CONFIG, "budgets": {"psi_evaluations": [400.0], "feature_draws": [200.0]}}
-    records = [pf.figure1_trial(config, _seed(i)) for i in range(4)]
+    records = [figure1.figure1_trial(config, _seed(i)) for i in range(4)]
     assert [(r["accounting"], r["budget"], r["D"]) for r in records] == [
         ("psi_evaluations", 400.0, 60), ("psi_evaluations", 400.0, 80),
         ("feature_draws", 200.0, 60), ("feature_draws", 200.0, 80)]
@@ -114,7 +37,7 @@ def test_figure1_trial_takes_its_grid_point_from_the_trial_index():
         sg = r["learners"]["shrinking_gradient"]
         # Algorithm 2 at the held-out points: m draws and 2 m evaluations each.
         assert sg["test_psi_evaluations"] == 2 * sg["test_features_sampled"] == 2 * sg["size"]["m"] * 10
-    assert pf.figure1_trial(config, _seed(2)) == records[2]
+    assert figure1.figure1_trial(config, _seed(2)) == records[2]
 
 
 def _synthetic(config, sg, others, seeds=20, noise=0.002, seed=0):
@@ -135,7 +58,7 @@ def _synthetic(config, sg, others, seeds=20, noise=0.002, seed=0):
 
 
 def _decide(records, config=FIGURE_CONFIG):
-    return pf.figure1_decide(records, config, 1e-3)
+    return figure1.figure1_decide(records, config, 1e-3)
 
 
 def test_figure1_decide_holds_violated_and_inconclusive():
@@ -154,7 +77,7 @@ def test_figure1_decide_holds_violated_and_inconclusive():
 def test_figure1_budget_unstated_so_one_budget_where_it_holds_suffices():
     others = {"fixed_random": lambda b, D: 0.05 if b == 400.0 else 0.01, "doubly_stochastic": lambda b, D: 0.06}
     verdict = _decide(_synthetic(FIGURE_CONFIG, lambda b, D: 0.02, others))
-    settings = verdict.details["cells"][pf.DECIDING_CELL]["settings"]
+    settings = verdict.details["cells"][figure1.DECIDING_CELL]["settings"]
     assert {b: v["verdict"] for b, v in settings.items()} == {"400": "holds", "2000": "violated"}
     assert verdict.verdict == "holds"
 
@@ -205,7 +128,7 @@ def test_planted_defect_in_shrinking_gradient_is_flagged(monkeypatch):
     monkeypatch.setattr(iln.comparison, "shrinking_gradient",
                         lambda *args, **kwargs: original(*args, **kwargs, update="printed"))
     config = {**FIGURE_CONFIG, "budgets": {"psi_evaluations": [2000.0]}, "D": [60]}
-    records = [pf.figure1_trial(config, _seed(i)) for i in range(12)]  # 2^-12 < 1e-3 / 4 (two cells, two points)
+    records = [figure1.figure1_trial(config, _seed(i)) for i in range(12)]  # 2^-12 < 1e-3 / 4 (two cells, two points)
     assert all(r["learners"]["shrinking_gradient"]["online"] > r["learners"]["fixed_random"]["online"]
                for r in records)
     assert _decide(records, config).verdict == "violated"
@@ -215,17 +138,12 @@ def test_figure1_diverged_runs_count_as_the_worst_loss():
     records = _synthetic(FIGURE_CONFIG, lambda b, D: 0.02, {"fixed_random": lambda b, D: 0.05,
                                                            "doubly_stochastic": lambda b, D: 0.06})
     records[0]["learners"]["fixed_random"]["online"] = math.inf
-    values = pf._losses(records, "psi_evaluations", records[0]["budget"], records[0]["D"], "fixed_random", "online")
-    assert values.max() == pf.DIVERGED_LOSS
-
-
-# ------------------------------------------------------------------------------------------
-# Both claims: the smoke profile reaches the expected verdicts
-# ------------------------------------------------------------------------------------------
+    values = figure1._losses(records, "psi_evaluations", records[0]["budget"], records[0]["D"], "fixed_random", "online")
+    assert values.max() == figure1.DIVERGED_LOSS
 
 
 def test_smoke_profile_gives_the_expected_verdicts(tmp_path):
-    ids = [pf.TEST_TIME_ID, pf.FIGURE1_ID]
+    ids = [figure1.FIGURE1_ID]
     result = runner.run(ids, profile="smoke", seed=0, jobs=1, store=tmp_path / "s.sqlite", quiet=True)
     for outcome in result.outcomes:
         assert outcome.verdict.verdict == catalog.get(outcome.claim.id).expected, outcome.verdict

@@ -7,7 +7,7 @@ import pytest
 
 from iln import theory
 from verification import catalog
-from verification.claims.iln import runtime
+from verification.claims.iln import theorem1_runtime as runtime
 from verification.rules import MIN_REPETITIONS
 
 GRID = [(64, 1.0), (128, 1.0), (256, 1.0), (128, 1.5), (128, 2.0), (128, 2.5)]
