@@ -16,21 +16,23 @@ from verification.rules.comparison import sign_test_seeds
 DECIDING_OR_SEEN = {*range(20), 2026, 20261124}
 
 
-@pytest.mark.parametrize("profile", ["smoke", "quick"])
-def test_figure1_plan_is_the_lower_bound_plan_of_its_own_pilot(profile):
+@pytest.mark.parametrize(("profile", "row", "D", "cells"), [("smoke", "smoke", [550], 2), ("quick", "quick", [550], 2),
+                                                          ("full", "quick", [550, 600, 650, 700, 750, 800], 4)])
+def test_figure1_plan_is_the_lower_bound_plan_of_its_own_pilot(profile, row, D, cells):
     plan = iln_figure1.figure1_plan(profile)
     config = catalog.get(iln_figure1.FIGURE1_ID).config(profile)
-    run = iln_figure1.FIGURE1_PILOT[profile]
+    run = iln_figure1.FIGURE1_PILOT[row]
     assert not DECIDING_OR_SEEN & set(run["master_seeds"])
     budgets = config["budgets"]["psi_evaluations"]
     wins = [run["fixed_random_lower"][b] for b in budgets]
     assert plan.share_lcb == tuple(statistics.clopper_pearson(k, run["seeds"], 0.95, alternative="greater").low
                                    for k in wins)
-    # The level of a point as figure1_decide splits it: 2 cells (one accounting) x budgets x
-    # 2 competitors at one D.
-    assert plan.tail == pytest.approx(DESIGN_ALPHA / (2 * len(budgets) * 2))
-    assert config["D"] == [550]
-    assert config["n_trials"] == plan.seeds * len(budgets)
+    # The level of a point as figure1_decide splits it: the cells (2 losses x the accountings)
+    # x budgets x 2 competitors at every D.
+    assert plan.tail == pytest.approx(DESIGN_ALPHA / (cells * len(budgets) * 2 * len(D)))
+    assert config["D"] == D
+    points = len(D) * sum(len(grid) for grid in config["budgets"].values())
+    assert config["n_trials"] == plan.seeds * points
     assert plan.probability >= pilot.TARGET - 1e-12
     # Every pilot seed had Fixed-Random lower: planned on that point estimate, the sign test
     # would take the fewest seeds that reject at all.  This fails if the plan were.

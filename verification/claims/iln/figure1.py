@@ -228,15 +228,6 @@ def _point_tail(D, budgets, grid) -> float:
     return DESIGN_ALPHA / (len(LOSSES) * len(budgets) * len(grid) * len(D) * len(COMPETITORS))
 
 
-def _figure1_trials(D, budgets, share):
-    """Seeds x grid points: at every grid point, enough seeds for the sign test to find one
-    method lower on a share ``share`` of seeds with the design power, at the design level
-    split over the cells (loss x accounting), each cell's budgets, and each budget's points
-    (two competitors at every D); the most any accounting needs, for every grid point."""
-    seeds = max(rules.sign_test_seeds(share, _point_tail(D, budgets, grid)) for grid in budgets.values())
-    return seeds * len(D) * sum(len(grid) for grid in budgets.values())
-
-
 #: budgets per accounting: psi evaluations from r = 100 < D to r = 10^4 >> D features for
 #: Fixed-Random; feature draws at 10^4 give Shrinking Gradient the m of 2 x 10^4 evaluations
 #: (m = 50) and Fixed-Random r = 10^4 (a larger draw budget gives Fixed-Random a T x r matrix
@@ -254,49 +245,58 @@ _PLANNED_BUDGETS = {"psi_evaluations": _BUDGETS["psi_evaluations"]}
 
 _PLANNED_D = [550]
 
-#: the pilots of the smoke and quick plans (issue 20, item 2), on master seeds no deciding run
-#: uses (the self-test's 0..19, the report's 0, 2026, and 20261124, the earlier pilot of
-#: HISTORY): trials of each profile's configuration as planned (D = 550, psi evaluations at
-#: its budgets), seen before the plan and the expected verdict were fixed.  Per budget, the
-#: seeds on which Fixed-Random's average online loss (the deciding cell's loss) was below
-#: Shrinking Gradient's, of the seeds at that budget; a tie would count against.
+#: the pilots of the seed plans (issue 20, item 2), on master seeds no deciding run uses (the
+#: self-test's 0..19, the report's 0, 2026, and 20261124, the earlier pilot of HISTORY): trials
+#: of a profile's configuration at D = 550 and psi evaluations at its budgets, seen before the
+#: plan and the expected verdict were fixed.  Per budget, the seeds on which Fixed-Random's
+#: average online loss (the deciding cell's loss) was below Shrinking Gradient's, of the seeds at
+#: that budget; a tie would count against.
 FIGURE1_PILOT = {
     "smoke": {"master_seeds": (4012004,), "seeds": 24, "fixed_random_lower": {2e4: 24}},
     "quick": {"master_seeds": (4012001, 4012006), "seeds": 32,
               "fixed_random_lower": {2e4: 32, 2e5: 32, 2e6: 32}},
 }
 
-_PLANNED = {"smoke": _SMOKE_BUDGETS, "quick": _PLANNED_BUDGETS}
+#: per profile: the budgets and D it decides, and the pilot its plan rests on.  Full decides
+#: every cell at the paper's six D; its plan rests on the quick pilot, whose trials (D = 550,
+#: psi evaluations at 2e4, 2e5 and 2e6, T = 200, 200 held-out points, the default step grids)
+#: are trials of full's points at D = 550, and asks the Fixed-Random point at D = 550 to reject at
+#: every budget at the level full gives a point (the design level over 2 losses x 2 accountings
+#: x 3 budgets x 6 D x 2 competitors); the other D are further chances, not counted.
+_PLANNED = {"smoke": (_SMOKE_BUDGETS, _PLANNED_D, "smoke"), "quick": (_PLANNED_BUDGETS, _PLANNED_D, "quick"),
+            "full": (_BUDGETS, _PAPER_D, "quick")}
 
 
 @functools.cache
 def figure1_plan(profile: str) -> SignTestPlan:
-    """The seed plan of ``profile`` ("smoke" or "quick") from its pilot (:data:`FIGURE1_PILOT`).
+    """The seed plan of ``profile`` from its pilot (:data:`FIGURE1_PILOT`, :data:`_PLANNED`).
 
     The expected verdict, violated on :data:`DECIDING_CELL`, needs the cell violated at every
     budget (:func:`verification.rules.at_some_setting`), and a budget is violated when a point
-    is: the plan asks that the Fixed-Random point reject at every budget, at the level
+    is: the plan asks that the Fixed-Random point at D = 550 reject at every budget, at the level
     :func:`figure1_decide` gives a point (:func:`_point_tail`), each with power
-    ``0.98^(1/budgets)`` (:data:`verification.rules.pilot.TARGET`), at the pilot's one-sided 95% Clopper-Pearson lower bounds
-    (:func:`verification.rules.pilot.sign_test_plan`); the probability of the expected verdict
-    is the product over the budgets.
+    ``0.98^(1/budgets)`` (:data:`verification.rules.pilot.TARGET`), at the pilot's one-sided 95%
+    Clopper-Pearson lower bounds (:func:`verification.rules.pilot.sign_test_plan`); the
+    probability of the expected verdict is the product over the budgets.
     """
-    pilot, budgets = FIGURE1_PILOT[profile], _PLANNED[profile]
+    budgets, D, row = _PLANNED[profile]
+    pilot = FIGURE1_PILOT[row]
     grid = budgets[DECIDING_CELL.split("/")[1]]
     return sign_test_plan([(pilot["fixed_random_lower"][b], pilot["seeds"]) for b in grid],
-                          _point_tail(_PLANNED_D, budgets, grid))
+                          _point_tail(D, budgets, grid))
 
 
 def _figure1_planned_trials(profile: str) -> int:
     """The plan's seeds at every grid point of ``profile``."""
-    budgets = _PLANNED[profile]
-    return figure1_plan(profile).seeds * len(_PLANNED_D) * sum(len(grid) for grid in budgets.values())
+    budgets, D, _ = _PLANNED[profile]
+    return figure1_plan(profile).seeds * len(D) * sum(len(grid) for grid in budgets.values())
 
 
 def _figure1_plan_text(profile: str) -> str:
-    pilot = FIGURE1_PILOT[profile]
+    row = _PLANNED[profile][2]
+    pilot = FIGURE1_PILOT[row]
     seeds = " and ".join(map(str, pilot["master_seeds"]))
-    return (f"pilot on master seeds {seeds} ({pilot['seeds']} seeds per budget, {profile} trials at D = "
+    return (f"pilot on master seeds {seeds} ({pilot['seeds']} seeds per budget, {row} trials at D = "
             f"{', '.join(map(str, _PLANNED_D))}; "
             f"Fixed-Random lower online at budgets " + ", ".join(f"{b:g}" for b in pilot["fixed_random_lower"])
             + "): " + figure1_plan(profile).describe())
@@ -340,17 +340,18 @@ register(Claim(
     # confidence bounds.  Both decide the psi-evaluation cells at D = 550 only
     # (_PLANNED_BUDGETS: the deciding cell's statement, the level split over what they
     # decide).  Smoke: one budget, narrow step grids, without the exact-kernel reference;
-    # quick: the three budgets.  Full: 23 seeds per grid point (24 points), the fewest at
-    # which one method lower on every seed rejects (share 1.0), not planned from a pilot:
-    # its trials are those of the committed report.
+    # quick: the three budgets.  Full: every cell at the paper's six D, planned on the quick
+    # pilot at full's level of a point (_PLANNED); before that plan (2026-11-24) it took 23
+    # seeds per grid point, the fewest at which one method lower on every seed rejects (share
+    # 1.0), not planned from a pilot.
     configs=profiles({"T": 200, "n_test": 200, "D": _PLANNED_D, "learners": list(LEARNERS)},
                      smoke={"n_trials": functools.partial(_figure1_planned_trials, "smoke"), "n_test": 100,
                             "budgets": _SMOKE_BUDGETS, "step_grid": _SMOKE_STEPS, "learners": [*_COMPARED],
                             "plan": functools.partial(_figure1_plan_text, "smoke")},
                      quick={"n_trials": functools.partial(_figure1_planned_trials, "quick"), "budgets": _PLANNED_BUDGETS,
                             "plan": functools.partial(_figure1_plan_text, "quick")},
-                     full={"n_trials": functools.partial(_figure1_trials, _PAPER_D, _BUDGETS, 1.0), "budgets": _BUDGETS,
-                           "D": _PAPER_D}),
+                     full={"n_trials": functools.partial(_figure1_planned_trials, "full"), "budgets": _BUDGETS,
+                           "D": _PAPER_D, "plan": functools.partial(_figure1_plan_text, "full")}),
     instances="the Section 6 data (iln.data.section6_data: clipped Gaussian inputs scaled below 1, "
               "a target in the RKHS of random coordinates, labels scaled into [-1, 1]), T = 200, one "
               "pass; one verdict per cell of (loss: average online loss, held-out loss of the final "
