@@ -12,14 +12,16 @@ from typing import TypeVar
 
 import numpy as np
 
-__all__ = ["MAX_LENGTH", "choice", "closed_unit", "finite_real", "integer", "length", "nonnegative_real",
-           "norm_radius", "open_unit", "ordered_bounds", "positive_real", "real_array"]
+__all__ = ["MAX_LENGTH", "broadcastable", "choice", "closed_unit", "count_values", "finite_real",
+           "integer", "length", "nonnegative_real", "nonnegative_values", "norm_radius", "open_unit",
+           "open_unit_values", "ordered_bounds", "positive_real", "positive_values", "real_array",
+           "real_values", "scalar", "values_where"]
+
+# A str type, kept by :func:`choice` (a Literal of the accepted values, say).
+_S = TypeVar("_S", bound=str)
 
 #: The most float64 entries one numpy array can hold: its size in bytes must fit in a signed
 #: ``intp``.  Beyond it numpy refuses the array with a message that names no argument.
-#: a str type, kept by :func:`choice` (a Literal of the accepted values, say).
-_S = TypeVar("_S", bound=str)
-
 MAX_LENGTH = np.iinfo(np.intp).max // np.dtype(np.float64).itemsize
 
 
@@ -161,3 +163,134 @@ def norm_radius(B, name: str = "B") -> float | None:
     if B < 1.0:
         raise ValueError(f"{name} must be a finite real number >= 1 (Theorem 1, both versions), got {B!r}")
     return B
+
+
+
+# ---------------------------------------------------------------------------------------
+# Real numbers or arrays of them, for formulas that broadcast over NumPy arrays
+# (iln.theory).  Each check returns a float64 array (0-d for a number) and its error
+# quotes the first offending entry, so that a bad entry deep in an array can be found.
+# ---------------------------------------------------------------------------------------
+
+
+def real_values(value, name: str) -> np.ndarray:
+    """A finite real number or an array of them, as a float64 array (0-d for a number).
+
+    Parameters
+    ----------
+    value : real number or array_like of real numbers
+        The argument; bools are refused (a flag passed for a number is a caller's bug).
+    name : str
+        The argument's name, used in error messages.
+
+    Returns
+    -------
+    ndarray of float64
+    """
+    if isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name} must be a real number, got the bool {value!r}")
+    array = np.asarray(value)
+    if array.dtype.kind not in "iuf":
+        raise TypeError(
+            f"{name} must be a real number or an array of real numbers, got {type(value).__name__}"
+        )
+    array = array.astype(np.float64)
+    finite = np.isfinite(array)
+    if not finite.all():
+        raise ValueError(f"{name} must be finite, got {_first_offender(array, ~finite)}")
+    return array
+
+
+def _first_offender(array: np.ndarray, bad: np.ndarray) -> str:
+    value = float(np.atleast_1d(array)[np.atleast_1d(bad)][0])
+    if array.ndim == 0:
+        return repr(value)
+    return f"{value!r} (in an array of shape {array.shape})"
+
+
+def values_where(value, name: str, where, accepted: str, hint: str = "") -> np.ndarray:
+    """:func:`real_values` for which ``where`` holds everywhere.
+
+    Parameters
+    ----------
+    value : real number or array_like of real numbers
+        The argument.
+    name : str
+        The argument's name, used in error messages.
+    where : callable
+        Takes the float64 array and returns a bool array of its shape: where it is accepted.
+    accepted : str
+        What is accepted, completing "``name`` must be ..." in the message.
+    hint : str, optional
+        Appended to the message (how the value came about, say).
+
+    Returns
+    -------
+    ndarray of float64
+
+    Raises
+    ------
+    ValueError
+        Quoting the first entry where ``where`` fails.
+    """
+    # A bad where is the caller's bug, not the user's: say so before judging the value.
+    if not callable(where):
+        raise TypeError(f"where must be callable (what {name} accepts), got {type(where).__name__}")
+    array = real_values(value, name)
+    ok = np.asarray(where(array))
+    if ok.dtype != np.bool_ or ok.shape != array.shape:
+        raise TypeError(f"where must return a bool array of the shape of {name}, "
+                        f"got {ok.dtype} of shape {ok.shape}")
+    if not ok.all():
+        raise ValueError(f"{name} must be {accepted}, got {_first_offender(array, ~ok)}{hint}")
+    return array
+
+
+def positive_values(value, name: str, role: str) -> np.ndarray:
+    """:func:`real_values` ``> 0``; ``role`` (what the argument is) goes into the message."""
+    return values_where(value, name, lambda array: array > 0, f"> 0 ({role})")
+
+
+def nonnegative_values(value, name: str, role: str) -> np.ndarray:
+    """:func:`real_values` ``>= 0``; ``role`` (what the argument is) goes into the message."""
+    return values_where(value, name, lambda array: array >= 0, f">= 0 ({role})")
+
+
+def count_values(value, name: str, role: str) -> np.ndarray:
+    """:func:`real_values` that are positive integers (an integral float is accepted);
+    ``role`` (what the argument counts) goes into the message."""
+    return values_where(value, name, lambda array: (array >= 1) & (array == np.floor(array)),
+                        f"a positive integer ({role})")
+
+
+def open_unit_values(value, name: str, role: str) -> np.ndarray:
+    """:func:`real_values` in the open interval (0, 1); ``role`` goes into the message."""
+    return values_where(value, name, lambda array: (array > 0) & (array < 1), f"in (0, 1) ({role})")
+
+
+def broadcastable(**arrays) -> None:
+    """Refuse arguments whose shapes do not broadcast together, naming them: NumPy's own
+    error, raised later inside a formula, names no argument.
+
+    Parameters
+    ----------
+    **arrays : array_like
+        The arguments by name, in the order the message lists them.
+    """
+    try:
+        np.broadcast_shapes(*(np.shape(array) for array in arrays.values()))
+    except ValueError:
+        *most, last = arrays
+        shapes = ", ".join(f"{name}: {np.shape(array)}" for name, array in arrays.items())
+        raise ValueError(
+            f"{', '.join(most)} and {last} must have shapes that broadcast together, got {shapes}"
+        ) from None
+
+
+def scalar(value, name: str) -> float:
+    """A :func:`real_values` that is one number (a number or a 0-d array), for a formula that
+    takes a scalar only; same parameters as :func:`real_values`."""
+    array = real_values(value, name)
+    if array.ndim != 0:
+        raise TypeError(f"{name} must be a scalar here, got an array of shape {array.shape}")
+    return float(array)
