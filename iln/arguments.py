@@ -12,10 +12,10 @@ from typing import TypeVar
 
 import numpy as np
 
-__all__ = ["MAX_LENGTH", "broadcastable", "choice", "closed_unit", "count_values", "finite_real",
-           "integer", "length", "nonnegative_real", "nonnegative_values", "norm_radius", "open_unit",
-           "open_unit_values", "ordered_bounds", "positive_real", "positive_values", "real_array",
-           "real_values", "scalar", "values_where"]
+__all__ = ["MAX_LENGTH", "broadcastable", "choice", "closed_unit", "count_values", "finite_array",
+           "finite_real", "integer", "labels", "length", "nonnegative_real", "nonnegative_values",
+           "norm_radius", "numeric_array", "open_unit", "open_unit_values", "ordered_bounds",
+           "positive_real", "positive_values", "real_array", "real_values", "scalar", "values_where"]
 
 # A str type, kept by :func:`choice` (a Literal of the accepted values, say).
 _S = TypeVar("_S", bound=str)
@@ -129,8 +129,22 @@ def choice(value: _S, name: str, choices: tuple[str, ...]) -> _S:
     return value
 
 
-def real_array(values, name: str) -> np.ndarray:
-    """A float64 array of finite real numbers (bools and non-numeric dtypes are refused)."""
+def numeric_array(values, name: str) -> np.ndarray:
+    """An array of real numbers as float64, not yet checked for finiteness (a caller that
+    checks the shape first says what is wrong in the order it matters); no copy where
+    ``values`` already is one.
+
+    Parameters
+    ----------
+    values : array_like
+        The argument; bools and non-numeric (object, str, complex) dtypes are refused.
+    name : str
+        The argument's name, used in error messages.
+
+    Returns
+    -------
+    ndarray of float64
+    """
     try:
         array = np.asarray(values)
     except (TypeError, ValueError) as exc:  # ragged nested sequences
@@ -139,9 +153,62 @@ def real_array(values, name: str) -> np.ndarray:
         np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)
     ):
         raise TypeError(f"{name} must be a real numeric array, got dtype {array.dtype}")
-    array = array.astype(np.float64)
+    return array.astype(np.float64, copy=False)
+
+
+def finite_array(array: np.ndarray, name: str) -> np.ndarray:
+    """``array`` (as :func:`numeric_array` returns it) if it holds no NaN or inf.
+
+    Parameters
+    ----------
+    array : ndarray
+        The argument, converted.
+    name : str
+        The argument's name, used in error messages.
+
+    Returns
+    -------
+    ndarray
+        ``array`` itself.
+    """
+    # A bad array is the caller's bug (it skipped the conversion), not the user's: say so.
+    if not isinstance(array, np.ndarray) or array.dtype.kind not in "iuf":
+        raise TypeError(f"array must be a real numeric ndarray (the converted {name}), "
+                        f"got {type(array).__name__}")
     if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name} must contain only finite values (no NaN or inf)")
+        raise ValueError(f"{name} must be finite (no NaN or inf)")
+    return array
+
+
+def real_array(values, name: str) -> np.ndarray:
+    """A float64 copy of an array of finite real numbers (bools and non-numeric dtypes are
+    refused); same parameters as :func:`numeric_array`."""
+    return finite_array(numeric_array(values, name), name).copy()
+
+
+def labels(values, name: str, T: int) -> np.ndarray:
+    """``T`` labels in ``[-1, 1]``, the label set of ICML/arXiv Section 2, as a float64 copy.
+
+    Parameters
+    ----------
+    values : array_like of shape (T,)
+        The argument.
+    name : str
+        The argument's name, used in error messages.
+    T : int
+        The number of labels, one per row of the inputs ``X``.
+
+    Returns
+    -------
+    ndarray of shape (T,)
+    """
+    T = length(T, "T", 0)
+    array = real_array(values, name)
+    if array.shape != (T,):
+        raise ValueError(f"{name} must have shape ({T},) to match X, got {array.shape}")
+    if np.any(np.abs(array) > 1.0):
+        raise ValueError(f"{name} must hold finite labels in [-1, 1], got max |{name}| = "
+                         f"{np.max(np.abs(array))!r}")
     return array
 
 

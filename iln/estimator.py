@@ -29,7 +29,7 @@ import operator
 
 import numpy as np
 
-from iln import numba_sampling, random_streams
+from iln import arguments, numba_sampling, random_streams
 from iln.features import check_family, check_features
 
 __all__ = [
@@ -67,14 +67,10 @@ def check_m(m) -> int:
 def _validate(alpha, X, x, m, family):
     """Input validation of Algorithm 2, done once at the public boundary."""
     family = check_family(family)
-    alpha = np.asarray(alpha)
-    if alpha.dtype == object or not np.issubdtype(alpha.dtype, np.number) or np.iscomplexobj(alpha):
-        raise TypeError(f"alpha must be a real numeric array, got dtype {alpha.dtype}")
-    alpha = np.ascontiguousarray(alpha, dtype=np.float64)
+    alpha = np.ascontiguousarray(arguments.numeric_array(alpha, "alpha"))
     if alpha.ndim != 1:
         raise ValueError(f"alpha must be 1-D, got shape {alpha.shape}")
-    if not np.all(np.isfinite(alpha)):
-        raise ValueError("alpha must be finite (no NaN or inf)")
+    arguments.finite_array(alpha, "alpha")
     X = family.check_inputs(X, "X") if len(alpha) else check_features(np.zeros((0, family.dim)), family.dim)
     if X.shape[0] != alpha.shape[0]:
         raise ValueError(f"X must have one row per entry of alpha ({alpha.shape[0]}), got {X.shape[0]}")

@@ -75,17 +75,10 @@ def check_features(X, dim: int, name: str = "X") -> np.ndarray:
         A C-contiguous float64 copy-free view where possible.
     """
     dim = _check_dim(dim)
-    arr = _real_array(X, name)
+    arr = arguments.numeric_array(X, name)
     if arr.ndim == 1:
         arr = arr[None, :]
     return _finite_matrix(arr, name, "n_points", dim, "the family's input dimension")
-
-
-def _real_array(value, name: str) -> np.ndarray:
-    arr = np.asarray(value)
-    if arr.dtype == object or not np.issubdtype(arr.dtype, np.number) or np.iscomplexobj(arr):
-        raise TypeError(f"{name} must be a real numeric array, got dtype {arr.dtype}")
-    return arr
 
 
 def _finite_matrix(arr: np.ndarray, name: str, rows: str, columns: int, what: str) -> np.ndarray:
@@ -94,10 +87,7 @@ def _finite_matrix(arr: np.ndarray, name: str, rows: str, columns: int, what: st
         raise ValueError(f"{name} must be a 2-D array ({rows}, {columns}), got shape {arr.shape}")
     if arr.shape[1] != columns:
         raise ValueError(f"{name} must have {columns} columns ({what}), got {arr.shape[1]}")
-    arr = np.ascontiguousarray(arr, dtype=np.float64)
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite (no NaN or inf)")
-    return arr
+    return arguments.finite_array(np.ascontiguousarray(arr, dtype=np.float64), name)
 
 
 def check_family(family, name: str = "family") -> FeatureFamily:
@@ -244,7 +234,7 @@ class FeatureFamily(ABC):
         """Validate parameters for :meth:`psi`: real numbers and, when the family fixes its
         layout (``param_width``), a finite ``(n_features, param_width)`` float64 matrix;
         subclasses add their range (e.g. coordinates in ``0..D-1``)."""
-        W = _real_array(W, name)
+        W = arguments.numeric_array(W, name)
         if self.param_width is None:
             return W.astype(np.float64, copy=False)
         return _finite_matrix(W, name, "n_features", self.param_width, "the family's parameter layout")

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from iln import estimator, random_streams, theory
+from iln import arguments, estimator, random_streams, theory
 from iln.budget import Budget
 from iln.features import FeatureFamily, check_family
 
@@ -208,18 +208,7 @@ def _validate(X, y, family, B, eta, m, update, method, oracle):
     T = X.shape[0]
     if T < 1:
         raise ValueError("X must hold at least one point (T >= 1)")
-    if callable(y):
-        labels = y
-    else:
-        arr = np.asarray(y)
-        if arr.dtype == object or not np.issubdtype(arr.dtype, np.number) or np.iscomplexobj(arr):
-            raise TypeError(f"y must be a real array of labels or a callable, got dtype {arr.dtype}")
-        arr = arr.astype(np.float64)
-        if arr.shape != (T,):
-            raise ValueError(f"y must have shape ({T},) to match X, got {arr.shape}")
-        if not np.all(np.isfinite(arr)) or np.max(np.abs(arr)) > 1:
-            raise ValueError("y must hold finite labels in [-1, 1] (ICML/arXiv Section 2)")
-        labels = arr
+    labels = y if callable(y) else arguments.labels(y, "y", T)
     B = _check_positive("B", B)
     if B < 1:
         raise ValueError(f"B must be >= 1 (Theorem 1, both versions), got {B}")

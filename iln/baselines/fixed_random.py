@@ -102,15 +102,8 @@ def check_online_data(X, y, family) -> tuple[np.ndarray, np.ndarray, FeatureFami
     T = X.shape[0]
     if T < 1:
         raise ValueError("X must hold at least one point (T >= 1)")
-    arr = np.asarray(y)
-    if arr.dtype == object or not np.issubdtype(arr.dtype, np.number) or np.iscomplexobj(arr):
-        raise TypeError(f"y must be a real array of labels, got dtype {arr.dtype}")
-    arr = np.array(arr, dtype=np.float64)  # a copy: results keep the labels
-    if arr.shape != (T,):
-        raise ValueError(f"y must have shape ({T},) to match X, got {arr.shape}")
-    if not np.all(np.isfinite(arr)) or np.max(np.abs(arr)) > 1.0:
-        raise ValueError("y must hold finite labels in [-1, 1] (ICML/arXiv Section 2)")
-    return X, arr, family
+    # A copy: results keep the labels.
+    return X, arguments.labels(y, "y", T), family
 
 
 def step_sizes(T: int, gamma0: float, gamma1: float = 0.0) -> np.ndarray:
