@@ -256,24 +256,19 @@ def section6_data(
     support = support.astype(np.int64)
     _freeze(X, X_test, y, y_test, a, support, target_coef)
     return Section6Data(
-        X=X,
-        y=y,
-        X_test=X_test,
-        y_test=y_test,
-        a=a,
-        target_norm=target_norm,
-        support=support,
-        target_coef=target_coef,
-        input_scale=input_scale,
-        label_scale=label_scale,
-        D=D,
-        T=T,
+        X=X, y=y, X_test=X_test, y_test=y_test, a=a, target_norm=target_norm, support=support,
+        target_coef=target_coef, input_scale=input_scale, label_scale=label_scale, D=D, T=T,
     )
 
 
-def _uniform_labels(rng: np.random.Generator, X: np.ndarray, labels) -> np.ndarray:
+def _labelled_sample(rng: np.random.Generator, X: np.ndarray, labels) -> LabelledSample:
+    """``X`` with its labels, ``labels`` resolved or else drawn uniform in ``[-1, 1]`` from
+    ``rng`` (after ``X``), both frozen."""
     y = _check_labels(labels, X)
-    return np.asarray(rng.uniform(-1.0, 1.0, size=X.shape[0])) if y is None else y
+    if y is None:
+        y = np.asarray(rng.uniform(-1.0, 1.0, size=X.shape[0]))
+    _freeze(X, y)
+    return LabelledSample(X=X, y=y)
 
 
 def unit_ball_data(
@@ -335,9 +330,7 @@ def unit_ball_data(
     X = directions / np.linalg.norm(directions, axis=1, keepdims=True)
     if radius == "uniform":
         X = X * rng.uniform(0.0, 1.0, size=(T, 1)) ** (1.0 / D)
-    y = _uniform_labels(rng, X, labels)
-    _freeze(X, y)
-    return LabelledSample(X=X, y=y)
+    return _labelled_sample(rng, X, labels)
 
 
 def gaussian_data(
@@ -355,12 +348,8 @@ def gaussian_data(
 
     Parameters
     ----------
-    T : int
-        Number of points, ``T >= 1``.
-    D : int
-        Dimension, ``D >= 1``.
-    seed : int or numpy.random.SeedSequence
-        Seed, ``int >= 0``.
+    T, D, seed
+        As in :func:`unit_ball_data`.
     scale : float, default=1.0
         Standard deviation of every coordinate, finite and ``> 0``.
     labels : callable or array_like of shape (T,), optional
@@ -369,7 +358,7 @@ def gaussian_data(
     Returns
     -------
     LabelledSample
-        ``X`` of shape (T, D) and ``y`` of shape (T,), float64; unpacks as ``X, y``.
+        As in :func:`unit_ball_data`.
 
     Raises
     ------
@@ -389,9 +378,7 @@ def gaussian_data(
     scale = arguments.positive_real(scale, "scale")
     rng = _rng(seed)
     X = scale * rng.standard_normal((T, D))
-    y = _uniform_labels(rng, X, labels)
-    _freeze(X, y)
-    return LabelledSample(X=X, y=y)
+    return _labelled_sample(rng, X, labels)
 
 
 def alternating_labels(T: int) -> np.ndarray:
@@ -432,14 +419,14 @@ def constant_labels(T: int, value: float = 1.0) -> np.ndarray:
     Parameters
     ----------
     T : int
-        Length, ``1 <= T <=`` :data:`iln.arguments.MAX_LENGTH`.
+        As in :func:`alternating_labels`.
     value : float, default=1.0
         The label, in ``[-1, 1]``.
 
     Returns
     -------
     ndarray of shape (T,)
-        float64.
+        float64, ``value`` in every entry.
 
     Examples
     --------

@@ -96,15 +96,10 @@ class Dataset:
 
     def __post_init__(self):
         X = _real_matrix(self.X, "X")
-        y = arguments.real_array(self.y, "y")
-        if y.shape != (X.shape[0],):
-            raise ValueError(f"y must have shape ({X.shape[0]},) to match X, got {y.shape}")
-        if self.task not in TASKS:
-            raise ValueError(f"task must be one of {TASKS}, got {self.task!r}")
+        y = arguments.labels(self.y, "y", X.shape[0])
+        arguments.choice(self.task, "task", TASKS)
         if self.task == "classification" and not np.all(np.abs(y) == 1):
             raise ValueError("y must hold labels in {-1, +1} for a classification data set")
-        if self.task == "regression" and not (np.all(np.isfinite(y)) and np.all(np.abs(y) <= 1)):
-            raise ValueError("y must hold finite targets in [-1, 1] for a regression data set")
         object.__setattr__(self, "X", _readonly(X))
         object.__setattr__(self, "y", _readonly(y))
 

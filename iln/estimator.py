@@ -104,8 +104,14 @@ def estimate_scalar_product_reference(alpha, X, x, m, family, *, seed) -> float:
     float
         The estimate E.
     """
-    alpha, X, x, m, family = _validate(alpha, X, x, m, family)
-    return _reference(alpha, X, x, m, family, random_streams.as_seed_sequence(seed))
+    return estimate_scalar_product(alpha, X, x, m, family, seed=seed, method="reference")
+
+
+def _index_distribution(alpha: np.ndarray) -> tuple[float, np.ndarray]:
+    """``||alpha||_1`` and the law ``q_i = |alpha_i| / ||alpha||_1`` Algorithm 2 draws its index
+    ``i`` from (ICML and arXiv Algorithm 2); ``alpha`` must not be 0."""
+    norm1 = np.abs(alpha).sum()
+    return norm1, np.abs(alpha) / norm1
 
 
 def _reference(alpha, X, x, m, family, seed):
@@ -113,8 +119,7 @@ def _reference(alpha, X, x, m, family, seed):
     # "if alpha = 0 then Set E = 0": q is undefined there (ICML only; arXiv omits the branch).
     if not np.any(alpha):
         return 0.0
-    norm1 = np.abs(alpha).sum()
-    q = np.abs(alpha) / norm1
+    norm1, q = _index_distribution(alpha)
     # i ~ q by inversion of q's distribution function, built once: exactly what
     # ``rng.choice(len(alpha), p=q)`` draws from the same stream (one ``rng.random()`` per
     # sample, searched on the normalised cumulative sum), without re-validating q m times.
@@ -135,16 +140,14 @@ def estimate_scalar_product_numpy(alpha, X, x, m, family, *, seed) -> float:
 
     Same parameters and law as :func:`estimate_scalar_product_reference`.
     """
-    alpha, X, x, m, family = _validate(alpha, X, x, m, family)
-    return _numpy(alpha, X, x, m, family, random_streams.as_seed_sequence(seed))
+    return estimate_scalar_product(alpha, X, x, m, family, seed=seed, method="numpy")
 
 
 def _numpy(alpha, X, x, m, family, seed):
     rng = random_streams.generator(seed)
     if not np.any(alpha):
         return 0.0
-    norm1 = np.abs(alpha).sum()
-    q = np.abs(alpha) / norm1
+    norm1, q = _index_distribution(alpha)
     signs = np.sign(alpha)
     x_row = x[None, :]
     # Chunks of about 2^22 floats: projection families gather a (chunk, D) block.
@@ -227,9 +230,7 @@ _IMPLEMENTATIONS = {"fast": _fast, "numpy": _numpy, "reference": _reference}
 
 def check_method(method) -> str:
     """Validate the name of an implementation of Algorithm 2."""
-    if method not in _IMPLEMENTATIONS:
-        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    return method
+    return arguments.choice(method, "method", METHODS)
 
 
 def estimate_validated(alpha, X, x, m, family, seed: np.random.SeedSequence, method: str) -> float:

@@ -87,6 +87,7 @@ def check_online_data(X, y, family) -> tuple[np.ndarray, np.ndarray, FeatureFami
     y : array (T,)
         Labels, finite, in [-1, 1] (the label set of ICML/arXiv Section 2).
     family : FeatureFamily
+        The pair ``(mu, psi)``; a learner only samples from ``mu`` and evaluates ``psi``.
 
     Raises
     ------
@@ -288,12 +289,8 @@ def fixed_random(X, y, family, *, r, seed, eta=None, gamma0=None, gamma1=0.0, B=
 
     Parameters
     ----------
-    X : array (T, D)
-        Inputs ``x_1, ..., x_T`` in the family's domain.
-    y : array (T,)
-        Labels in [-1, 1].
-    family : FeatureFamily
-        The pair ``(mu, psi)``; the learner only samples and evaluates.
+    X, y, family
+        As in :func:`~iln.baselines.fixed_random.check_online_data`.
     r : int
         Number of features, ``r >= 1``.
     seed : int or numpy.random.SeedSequence
@@ -319,7 +316,8 @@ def fixed_random(X, y, family, *, r, seed, eta=None, gamma0=None, gamma1=0.0, B=
     Raises
     ------
     TypeError, ValueError
-        On invalid input; the message names the argument.
+        On invalid input, the message naming the argument; a ``ValueError`` also for a step
+        argument that ``method`` does not use, or for both or neither of ``eta`` and ``gamma0``.
 
     Examples
     --------
@@ -336,8 +334,7 @@ def fixed_random(X, y, family, *, r, seed, eta=None, gamma0=None, gamma1=0.0, B=
     T = X.shape[0]
     r = arguments.length(r, "r", 1)
     seed = random_streams.as_seed_sequence(seed, "seed")
-    if not isinstance(method, str) or method not in FIXED_RANDOM_METHODS:
-        raise ValueError(f"method must be one of {FIXED_RANDOM_METHODS}, got {method!r}")
+    method = arguments.choice(method, "method", FIXED_RANDOM_METHODS)
     gamma1 = arguments.nonnegative_real(gamma1, "gamma1")
     B = arguments.norm_radius(B)
     if method == "online":

@@ -175,13 +175,7 @@ class KitchenSinksResult:
     def predict(self, X) -> np.ndarray:
         """``sign(f(x))`` in {-1, +1} for the hinge loss (0 maps to +1), ``f(x)`` for the quadratic.
 
-        Parameters
-        ----------
-        X : array of shape (n, D)
-
-        Returns
-        -------
-        ndarray of shape (n,)
+        Same parameter and shape of the result as :meth:`decision_function`.
         """
         f = self.decision_function(X)
         if self.loss == "hinge":
@@ -485,27 +479,12 @@ class AdaBoostResult:
     def decision_function(self, X) -> np.ndarray:
         """The ensemble's weighted vote; positive means class +1.
 
-        Parameters
-        ----------
-        X : array of shape (n, D)
-
-        Returns
-        -------
-        ndarray of shape (n,)
+        Same parameter and shape of the result as :meth:`KitchenSinksResult.decision_function`.
         """
         return np.asarray(self.model.decision_function(self._inputs(X)), dtype=np.float64)
 
     def predict(self, X) -> np.ndarray:
-        """Labels in {-1, +1}.
-
-        Parameters
-        ----------
-        X : array of shape (n, D)
-
-        Returns
-        -------
-        ndarray of shape (n,)
-        """
+        """Labels in {-1, +1}; same parameter and shape of the result as :meth:`decision_function`."""
         return np.asarray(self.model.predict(self._inputs(X)), dtype=np.float64)
 
 
@@ -551,10 +530,8 @@ def adaboost_stumps(X, y, *, n_estimators, seed) -> AdaBoostResult:
     X = _check_matrix(X, "X")
     if X.shape[0] < 2:
         raise ValueError("X must hold at least two points")
-    y_arr = arguments.real_array(y, "y")
-    if y_arr.shape != (X.shape[0],):
-        raise ValueError(f"y must have shape ({X.shape[0]},) to match X, got {y_arr.shape}")
-    if not np.all(np.abs(y_arr) == 1.0) or np.unique(y_arr).size < 2:
+    y_arr = _check_labels(y, X.shape[0], "hinge")
+    if np.unique(y_arr).size < 2:
         raise ValueError("y must hold labels in {-1, +1}, both present")
     n_estimators = arguments.integer(n_estimators, "n_estimators", 1)
     seed = random_streams.as_seed_sequence(seed)
