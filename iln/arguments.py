@@ -1,7 +1,10 @@
-"""Validation of scalar arguments at the public boundary (DESIGN.md, Bad input).
+"""Validation of arguments at the public boundary (DESIGN.md, Bad input): one check for each
+kind of argument, numbers, choices and arrays, that more than one function takes.
 
 Each function returns the cleaned value or raises ``TypeError``/``ValueError``
-whose message names the argument and the accepted range.
+whose message names the argument and the accepted range.  A check that takes a parameter
+besides the value (a minimum, the accepted choices, a condition, a converted array) refuses
+a bad parameter first, naming it: that is the caller's bug, not the user's.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ import numpy as np
 __all__ = ["MAX_LENGTH", "broadcastable", "choice", "closed_unit", "count_values", "finite_array",
            "finite_real", "integer", "labels", "length", "nonnegative_real", "nonnegative_values",
            "norm_radius", "numeric_array", "open_unit", "open_unit_values", "ordered_bounds",
-           "positive_real", "positive_values", "real_array", "real_values", "scalar", "values_where"]
+           "positive_real", "positive_values", "real_array", "real_matrix", "real_values", "scalar",
+           "values_where"]
 
 # A str type, kept by :func:`choice` (a Literal of the accepted values, say).
 _S = TypeVar("_S", bound=str)
@@ -79,7 +83,6 @@ def integer(value, name: str, minimum: int) -> int:
     -------
     int
     """
-    # A bad minimum is the caller's bug, not the user's: say so before judging the value.
     if isinstance(minimum, bool) or not isinstance(minimum, numbers.Integral):
         raise TypeError(f"minimum must be an int (the smallest {name} accepted), "
                         f"got {type(minimum).__name__}")
@@ -171,7 +174,6 @@ def finite_array(array: np.ndarray, name: str) -> np.ndarray:
     ndarray
         ``array`` itself.
     """
-    # A bad array is the caller's bug (it skipped the conversion), not the user's: say so.
     if not isinstance(array, np.ndarray) or array.dtype.kind not in "iuf":
         raise TypeError(f"array must be a real numeric ndarray (the converted {name}), "
                         f"got {type(array).__name__}")
@@ -184,6 +186,31 @@ def real_array(values, name: str) -> np.ndarray:
     """A float64 copy of an array of finite real numbers (bools and non-numeric dtypes are
     refused); same parameters as :func:`numeric_array`."""
     return finite_array(numeric_array(values, name), name).copy()
+
+
+def real_matrix(values, name: str, columns: int | None = None) -> np.ndarray:
+    """A float64 copy of a 2-D array ``(n_points, n_features)`` of finite real numbers.
+
+    Parameters
+    ----------
+    values : array_like of shape (n_points, n_features)
+        The argument.
+    name : str
+        The argument's name, used in error messages.
+    columns : int, optional
+        The number of features required (as in training, say); default any.
+
+    Returns
+    -------
+    ndarray of shape (n_points, n_features), C-contiguous
+    """
+    columns = None if columns is None else integer(columns, "columns", 0)
+    array = real_array(values, name)
+    if array.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D array (n_points, n_features), got shape {array.shape}")
+    if columns is not None and array.shape[1] != columns:
+        raise ValueError(f"{name} must have {columns} columns, got {array.shape[1]}")
+    return array
 
 
 def labels(values, name: str, T: int) -> np.ndarray:
@@ -300,7 +327,6 @@ def values_where(value, name: str, where, accepted: str, hint: str = "") -> np.n
     ValueError
         Quoting the first entry where ``where`` fails.
     """
-    # A bad where is the caller's bug, not the user's: say so before judging the value.
     if not callable(where):
         raise TypeError(f"where must be callable (what {name} accepts), got {type(where).__name__}")
     array = real_values(value, name)

@@ -306,7 +306,7 @@ def minimize_weighted_risk(Z, y, weights, *, loss: str, bound: float) -> np.ndar
     ...                        loss="quadratic", bound=2.0).round(12).tolist()
     [0.75]
     """
-    Z = _check_matrix(Z, "Z")
+    Z = arguments.real_matrix(Z, "Z")
     m, K = Z.shape
     y = np.asarray(y, dtype=np.float64)
     w = np.asarray(weights, dtype=np.float64)
@@ -474,7 +474,7 @@ class AdaBoostResult:
         return len(self.model.estimators_)
 
     def _inputs(self, X) -> np.ndarray:
-        return _check_matrix(X, "X", self.model.n_features_in_)
+        return arguments.real_matrix(X, "X", self.model.n_features_in_)
 
     def decision_function(self, X) -> np.ndarray:
         """The ensemble's weighted vote; positive means class +1.
@@ -486,15 +486,6 @@ class AdaBoostResult:
     def predict(self, X) -> np.ndarray:
         """Labels in {-1, +1}; same parameter and shape of the result as :meth:`decision_function`."""
         return np.asarray(self.model.predict(self._inputs(X)), dtype=np.float64)
-
-
-def _check_matrix(X, name: str, dim: int | None = None) -> np.ndarray:
-    arr = arguments.real_array(X, name)
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D array (n_points, n_features), got shape {arr.shape}")
-    if dim is not None and arr.shape[1] != dim:
-        raise ValueError(f"{name} must have {dim} columns (as in training), got {arr.shape[1]}")
-    return np.ascontiguousarray(arr)
 
 
 def _adaboost_algorithm_kwargs(cls) -> dict:
@@ -527,7 +518,7 @@ def adaboost_stumps(X, y, *, n_estimators, seed) -> AdaBoostResult:
     from sklearn.ensemble import AdaBoostClassifier
     from sklearn.tree import DecisionTreeClassifier
 
-    X = _check_matrix(X, "X")
+    X = arguments.real_matrix(X, "X")
     if X.shape[0] < 2:
         raise ValueError("X must hold at least two points")
     y_arr = _check_labels(y, X.shape[0], "hinge")
