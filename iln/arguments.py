@@ -3,7 +3,7 @@ kind of argument, numbers, choices and arrays, that more than one function takes
 
 Each function returns the cleaned value or raises ``TypeError``/``ValueError``
 whose message names the argument and the accepted range.  A check that takes a parameter
-besides the value (a minimum, the accepted choices, a condition, a converted array) refuses
+besides the value (a minimum, the accepted choices, a condition) refuses
 a bad parameter first, naming it: that is the caller's bug, not the user's.
 """
 
@@ -15,9 +15,9 @@ from typing import TypeVar
 
 import numpy as np
 
-__all__ = ["MAX_LENGTH", "broadcastable", "choice", "closed_unit", "count_values", "finite_array",
-           "finite_real", "integer", "labels", "length", "nonnegative_real", "nonnegative_values",
-           "norm_radius", "numeric_array", "open_unit", "open_unit_values", "ordered_bounds",
+__all__ = ["MAX_LENGTH", "broadcastable", "choice", "closed_unit", "count_values", "finite_real",
+           "integer", "labels", "length", "nonnegative_real", "nonnegative_values", "norm_radius",
+           "open_unit", "open_unit_values", "ordered_bounds",
            "positive_real", "positive_values", "real_array", "real_matrix", "real_values", "scalar",
            "values_where"]
 
@@ -132,10 +132,8 @@ def choice(value: _S, name: str, choices: tuple[str, ...]) -> _S:
     return value
 
 
-def numeric_array(values, name: str) -> np.ndarray:
-    """An array of real numbers as float64, not yet checked for finiteness (a caller that
-    checks the shape first says what is wrong in the order it matters); no copy where
-    ``values`` already is one.
+def real_array(values, name: str, *, copy: bool = True) -> np.ndarray:
+    """A float64 array of finite real numbers.
 
     Parameters
     ----------
@@ -143,11 +141,15 @@ def numeric_array(values, name: str) -> np.ndarray:
         The argument; bools and non-numeric (object, str, complex) dtypes are refused.
     name : str
         The argument's name, used in error messages.
+    copy : bool, default=True
+        Return a copy; with False, ``values`` itself where it already is a float64 array.
 
     Returns
     -------
     ndarray of float64
     """
+    if not isinstance(copy, bool):
+        raise TypeError(f"copy must be a bool (whether to copy {name}), got {type(copy).__name__}")
     try:
         array = np.asarray(values)
     except (TypeError, ValueError) as exc:  # ragged nested sequences
@@ -156,36 +158,10 @@ def numeric_array(values, name: str) -> np.ndarray:
         np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)
     ):
         raise TypeError(f"{name} must be a real numeric array, got dtype {array.dtype}")
-    return array.astype(np.float64, copy=False)
-
-
-def finite_array(array: np.ndarray, name: str) -> np.ndarray:
-    """``array`` (as :func:`numeric_array` returns it) if it holds no NaN or inf.
-
-    Parameters
-    ----------
-    array : ndarray
-        The argument, converted.
-    name : str
-        The argument's name, used in error messages.
-
-    Returns
-    -------
-    ndarray
-        ``array`` itself.
-    """
-    if not isinstance(array, np.ndarray) or array.dtype.kind not in "iuf":
-        raise TypeError(f"array must be a real numeric ndarray (the converted {name}), "
-                        f"got {type(array).__name__}")
+    array = array.astype(np.float64, copy=copy)
     if not np.all(np.isfinite(array)):
         raise ValueError(f"{name} must be finite (no NaN or inf)")
     return array
-
-
-def real_array(values, name: str) -> np.ndarray:
-    """A float64 copy of an array of finite real numbers (bools and non-numeric dtypes are
-    refused); same parameters as :func:`numeric_array`."""
-    return finite_array(numeric_array(values, name), name).copy()
 
 
 def real_matrix(values, name: str, columns: int | None = None) -> np.ndarray:

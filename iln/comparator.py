@@ -101,15 +101,13 @@ def _norm(v: np.ndarray) -> float:
 
 
 def _check_kernel_and_labels(K, y) -> tuple[np.ndarray, np.ndarray]:
-    K = arguments.numeric_array(K, "K")
-    y = arguments.numeric_array(y, "y")
+    K = arguments.real_array(K, "K", copy=False)
+    y = arguments.real_array(y, "y", copy=False)
     if y.ndim != 1 or y.shape[0] < 1:
         raise ValueError(f"y must be a 1-D array with T >= 1 entries, got shape {y.shape}")
     T = y.shape[0]
     if K.shape != (T, T):
         raise ValueError(f"K must have shape (T, T) = ({T}, {T}) to match y, got shape {K.shape}")
-    arguments.finite_array(K, "K")
-    arguments.finite_array(y, "y")
     if np.any(np.abs(y) > 1.0):
         raise ValueError("y must lie in [-1, 1] (the label set of Section 2)")
     scale = float(np.max(np.abs(K)))
@@ -289,13 +287,12 @@ def regret(learner_losses, comparator: ComparatorResult) -> float:
     """
     if not isinstance(comparator, ComparatorResult):
         raise TypeError(f"comparator must be a ComparatorResult, got {type(comparator).__name__}")
-    losses = arguments.numeric_array(learner_losses, "learner_losses")
+    losses = arguments.real_array(learner_losses, "learner_losses", copy=False)
     T = comparator.losses.shape[0]
     if losses.shape != (T,):
         raise ValueError(
             f"learner_losses must have shape (T,) = ({T},) like the comparator, got {losses.shape}"
         )
-    arguments.finite_array(losses, "learner_losses")
     if np.any(losses < 0.0):
         raise ValueError("learner_losses must be >= 0 (squared losses)")
     # fsum: the regret is a small difference of two sums of T terms each.
@@ -334,8 +331,8 @@ def predict_exact(coefficients, K_new_support) -> np.ndarray:
     >>> predict_exact([1.0, -2.0], [[1.0, 0.5], [0.0, 1.0]])
     array([ 0., -2.])
     """
-    coefficients = arguments.numeric_array(coefficients, "coefficients")
-    K_new_support = arguments.numeric_array(K_new_support, "K_new_support")
+    coefficients = arguments.real_array(coefficients, "coefficients", copy=False)
+    K_new_support = arguments.real_array(K_new_support, "K_new_support", copy=False)
     if coefficients.ndim != 1:
         raise ValueError(
             f"coefficients must be 1-D of shape (n_support,), got shape {coefficients.shape}"
@@ -345,6 +342,4 @@ def predict_exact(coefficients, K_new_support) -> np.ndarray:
             "K_new_support must have shape (n_new, n_support) with n_support = "
             f"{coefficients.shape[0]} (the length of coefficients), got {K_new_support.shape}"
         )
-    arguments.finite_array(coefficients, "coefficients")
-    arguments.finite_array(K_new_support, "K_new_support")
     return K_new_support @ coefficients

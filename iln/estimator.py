@@ -67,10 +67,9 @@ def check_m(m) -> int:
 def _validate(alpha, X, x, m, family):
     """Input validation of Algorithm 2, done once at the public boundary."""
     family = check_family(family)
-    alpha = np.ascontiguousarray(arguments.numeric_array(alpha, "alpha"))
+    alpha = np.ascontiguousarray(arguments.real_array(alpha, "alpha", copy=False))
     if alpha.ndim != 1:
         raise ValueError(f"alpha must be 1-D, got shape {alpha.shape}")
-    arguments.finite_array(alpha, "alpha")
     X = family.check_inputs(X, "X") if len(alpha) else check_features(np.zeros((0, family.dim)), family.dim)
     if X.shape[0] != alpha.shape[0]:
         raise ValueError(f"X must have one row per entry of alpha ({alpha.shape[0]}), got {X.shape[0]}")

@@ -75,19 +75,20 @@ def check_features(X, dim: int, name: str = "X") -> np.ndarray:
         A C-contiguous float64 copy-free view where possible.
     """
     dim = arguments.integer(dim, "dim", 1)
-    arr = arguments.numeric_array(X, name)
+    arr = arguments.real_array(X, name, copy=False)
     if arr.ndim == 1:
         arr = arr[None, :]
     return _finite_matrix(arr, name, "n_points", dim, "the family's input dimension")
 
 
 def _finite_matrix(arr: np.ndarray, name: str, rows: str, columns: int, what: str) -> np.ndarray:
-    """``arr`` as a C-contiguous finite float64 matrix of ``columns`` columns (``what``)."""
+    """``arr`` (checked finite by :func:`iln.arguments.real_array`) as a C-contiguous float64
+    matrix of ``columns`` columns (``what``)."""
     if arr.ndim != 2:
         raise ValueError(f"{name} must be a 2-D array ({rows}, {columns}), got shape {arr.shape}")
     if arr.shape[1] != columns:
         raise ValueError(f"{name} must have {columns} columns ({what}), got {arr.shape[1]}")
-    return arguments.finite_array(np.ascontiguousarray(arr, dtype=np.float64), name)
+    return np.ascontiguousarray(arr, dtype=np.float64)
 
 
 def check_family(family, name: str = "family") -> FeatureFamily:
@@ -219,7 +220,7 @@ class FeatureFamily(ABC):
         """Validate parameters for :meth:`psi`: real numbers and, when the family fixes its
         layout (``param_width``), a finite ``(n_features, param_width)`` float64 matrix;
         subclasses add their range (e.g. coordinates in ``0..D-1``)."""
-        W = arguments.numeric_array(W, name)
+        W = arguments.real_array(W, name, copy=False)
         if self.param_width is None:
             return W.astype(np.float64, copy=False)
         return _finite_matrix(W, name, "n_features", self.param_width, "the family's parameter layout")
