@@ -26,11 +26,12 @@ is where the minimum is attained. That minimum is what :func:`best_in_ball` retu
 from __future__ import annotations
 
 import math
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.optimize import brentq
+
+from iln import arguments
 
 __all__ = ["ComparatorResult", "best_in_ball", "predict_exact", "regret"]
 
@@ -89,31 +90,6 @@ class ComparatorResult:
     B: float
 
 
-def _as_real_array(value, name: str) -> np.ndarray:
-    """Convert ``value`` to a float64 array, naming ``name`` in the error."""
-    if isinstance(value, np.ndarray) and value.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must be a real numeric array, got dtype {value.dtype}")
-    try:
-        array = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be a real numeric array: {exc}") from None
-    return array
-
-
-def _check_finite(array: np.ndarray, name: str) -> None:
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name} must contain only finite values (no NaN or inf)")
-
-
-def _check_radius(B) -> float:
-    if isinstance(B, bool) or not isinstance(B, numbers.Real):
-        raise TypeError(f"B must be a real number >= 1, got {type(B).__name__}")
-    B = float(B)
-    if not math.isfinite(B) or B < 1.0:
-        raise ValueError(f"B must be a finite real number >= 1, got {B!r}")
-    return B
-
-
 def _norm(v: np.ndarray) -> float:
     """Euclidean norm that neither underflows nor overflows for tiny or huge entries."""
     # Gram matrices of very small inputs have eigenvalues near 1e-300, whose squares
@@ -125,15 +101,13 @@ def _norm(v: np.ndarray) -> float:
 
 
 def _check_kernel_and_labels(K, y) -> tuple[np.ndarray, np.ndarray]:
-    K = _as_real_array(K, "K")
-    y = _as_real_array(y, "y")
+    K = arguments.real_array(K, "K", copy=False)
+    y = arguments.real_array(y, "y", copy=False)
     if y.ndim != 1 or y.shape[0] < 1:
         raise ValueError(f"y must be a 1-D array with T >= 1 entries, got shape {y.shape}")
     T = y.shape[0]
     if K.shape != (T, T):
         raise ValueError(f"K must have shape (T, T) = ({T}, {T}) to match y, got shape {K.shape}")
-    _check_finite(K, "K")
-    _check_finite(y, "y")
     if np.any(np.abs(y) > 1.0):
         raise ValueError("y must lie in [-1, 1] (the label set of Section 2)")
     scale = float(np.max(np.abs(K)))
@@ -212,7 +186,7 @@ def best_in_ball(K, y, B) -> ComparatorResult:
     (True, 1.0, 0.414213562373)
     """
     K, y = _check_kernel_and_labels(K, y)
-    B = _check_radius(B)
+    B = arguments.norm_radius(arguments.finite_real(B, "B"))
     T = y.shape[0]
 
     lam, U = np.linalg.eigh(K)
@@ -313,13 +287,12 @@ def regret(learner_losses, comparator: ComparatorResult) -> float:
     """
     if not isinstance(comparator, ComparatorResult):
         raise TypeError(f"comparator must be a ComparatorResult, got {type(comparator).__name__}")
-    losses = _as_real_array(learner_losses, "learner_losses")
+    losses = arguments.real_array(learner_losses, "learner_losses", copy=False)
     T = comparator.losses.shape[0]
     if losses.shape != (T,):
         raise ValueError(
             f"learner_losses must have shape (T,) = ({T},) like the comparator, got {losses.shape}"
         )
-    _check_finite(losses, "learner_losses")
     if np.any(losses < 0.0):
         raise ValueError("learner_losses must be >= 0 (squared losses)")
     # fsum: the regret is a small difference of two sums of T terms each.
@@ -358,8 +331,8 @@ def predict_exact(coefficients, K_new_support) -> np.ndarray:
     >>> predict_exact([1.0, -2.0], [[1.0, 0.5], [0.0, 1.0]])
     array([ 0., -2.])
     """
-    coefficients = _as_real_array(coefficients, "coefficients")
-    K_new_support = _as_real_array(K_new_support, "K_new_support")
+    coefficients = arguments.real_array(coefficients, "coefficients", copy=False)
+    K_new_support = arguments.real_array(K_new_support, "K_new_support", copy=False)
     if coefficients.ndim != 1:
         raise ValueError(
             f"coefficients must be 1-D of shape (n_support,), got shape {coefficients.shape}"
@@ -369,6 +342,4 @@ def predict_exact(coefficients, K_new_support) -> np.ndarray:
             "K_new_support must have shape (n_new, n_support) with n_support = "
             f"{coefficients.shape[0]} (the length of coefficients), got {K_new_support.shape}"
         )
-    _check_finite(coefficients, "coefficients")
-    _check_finite(K_new_support, "K_new_support")
     return K_new_support @ coefficients

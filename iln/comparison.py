@@ -290,7 +290,7 @@ def equal_budget_sizes(budget, T: int, accounting: str = "psi_evaluations") -> d
     """
     T = arguments.integer(T, "T", 2)
     budget = arguments.finite_real(budget, "budget")
-    accounting = _check_accounting(accounting)
+    accounting = arguments.choice(accounting, "accounting", tuple(ACCOUNTINGS))
     # per unit of m, r and k, what each learner spends in T rounds under the accounting
     per_unit = ({"m": 2 * (T - 1), "r": T, "k": T * (T + 1) / 2} if accounting == "psi_evaluations"
                 else {"m": T - 1, "r": 1, "k": T})
@@ -299,12 +299,6 @@ def equal_budget_sizes(budget, T: int, accounting: str = "psi_evaluations") -> d
         raise ValueError(f"budget must be >= {minimum:g} {accounting.replace('_', ' ')} at T = {T} so "
                          f"that DSGD draws k >= 1 feature per point; got {budget!r}")
     return {name: max(1, round(budget / unit)) for name, unit in per_unit.items()}
-
-
-def _check_accounting(accounting) -> str:
-    if not isinstance(accounting, str) or accounting not in ACCOUNTINGS:
-        raise ValueError(f"accounting must be one of {tuple(ACCOUNTINGS)}, got {accounting!r}")
-    return accounting
 
 
 def prediction_budget(name: str, size: Mapping[str, int], T: int, n_test: int) -> Budget:
@@ -449,7 +443,8 @@ def section6_comparison(D: int = 600, T: int = 200, *, budget, seed, n_test: int
     Raises
     ------
     TypeError, ValueError
-        On invalid input; the message names the argument.
+        On invalid input, the message naming the argument; a ``ValueError`` also for a
+        ``budget`` too small for DSGD's ``k >= 1`` or too large for Fixed-Random's matrix.
 
     Examples
     --------
@@ -473,14 +468,10 @@ def section6_comparison(D: int = 600, T: int = 200, *, budget, seed, n_test: int
                          f"hold); {budget!r} {accounting.replace('_', ' ')} give r = {sizes['r']}")
     seed = random_streams.as_seed_sequence(seed, "seed")
     chosen = _check_learners(learners)
-    if not isinstance(estimator_method, str) or estimator_method not in estimator.METHODS:
-        raise ValueError(f"estimator_method must be one of {estimator.METHODS}, got {estimator_method!r}")
+    arguments.choice(estimator_method, "estimator_method", estimator.METHODS)
     fixed = _check_step_table(steps, "steps", grid=False)
     grids = {**DEFAULT_STEP_GRID, **_check_step_table(step_grid, "step_grid", grid=True)}
-    if B is not None:
-        B = arguments.finite_real(B, "B")
-        if B < 1.0:
-            raise ValueError(f"B must be a finite real number >= 1 (Theorem 1), got {B!r}")
+    B = arguments.norm_radius(B)
 
     data = section6_data(T, D, seed=random_streams.child(seed, 0), n_support=n_support,
                          n_test=n_test)

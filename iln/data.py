@@ -120,36 +120,16 @@ class Section6Data:
     T: int
 
 
-def _check_size(value, name: str, minimum: int) -> int:
-    """An array dimension: an int from ``minimum`` to :data:`iln.arguments.MAX_LENGTH`."""
-    return arguments.length(value, name, minimum)
-
-
 def _rng(seed) -> np.random.Generator:
     return random_streams.generator(random_streams.as_seed_sequence(seed))
-
-
-def _check_real(value, name: str) -> float:
-    return arguments.finite_real(value, name)
 
 
 def _check_labels(labels, X: np.ndarray) -> np.ndarray | None:
     """Resolve ``labels`` (None, callable of X, or array) to a checked (T,) array."""
     if labels is None:
         return None
-    T = X.shape[0]
     values = labels(X.copy()) if callable(labels) else labels
-    if isinstance(values, np.ndarray) and values.dtype.kind not in "biuf":
-        raise TypeError(f"labels must be real numbers, got dtype {values.dtype}")
-    try:
-        y = np.array(values, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"labels must be real numbers: {exc}") from None
-    if y.shape != (T,):
-        raise ValueError(f"labels must have shape (T,) = ({T},), got {y.shape}")
-    if not np.all(np.isfinite(y)) or np.any(np.abs(y) > 1.0):
-        raise ValueError("labels must be finite and lie in [-1, 1]")
-    return y
+    return arguments.labels(values, "labels", X.shape[0])
 
 
 def _freeze(*arrays: np.ndarray) -> None:
@@ -235,12 +215,12 @@ def section6_data(
     >>> data.X.shape, data.X_test.shape, float(max(abs(data.y).max(), abs(data.y_test).max()))
     ((20, 50), (5, 50), 1.0)
     """
-    T = _check_size(T, "T", 1)
-    D = _check_size(D, "D", 1)
-    n_test = _check_size(n_test, "n_test", 0)
+    T = arguments.length(T, "T", 1)
+    D = arguments.length(D, "D", 1)
+    n_test = arguments.length(n_test, "n_test", 0)
     if n_support is None:
         n_support = max(1, T // 10)
-    n_support = _check_size(n_support, "n_support", 1)
+    n_support = arguments.length(n_support, "n_support", 1)
     if n_support > T:
         raise ValueError(f"n_support must be an int in [1, T] = [1, {T}], got {n_support}")
     if not isinstance(scale_inputs, bool | np.bool_):
@@ -276,24 +256,19 @@ def section6_data(
     support = support.astype(np.int64)
     _freeze(X, X_test, y, y_test, a, support, target_coef)
     return Section6Data(
-        X=X,
-        y=y,
-        X_test=X_test,
-        y_test=y_test,
-        a=a,
-        target_norm=target_norm,
-        support=support,
-        target_coef=target_coef,
-        input_scale=input_scale,
-        label_scale=label_scale,
-        D=D,
-        T=T,
+        X=X, y=y, X_test=X_test, y_test=y_test, a=a, target_norm=target_norm, support=support,
+        target_coef=target_coef, input_scale=input_scale, label_scale=label_scale, D=D, T=T,
     )
 
 
-def _uniform_labels(rng: np.random.Generator, X: np.ndarray, labels) -> np.ndarray:
+def _labelled_sample(rng: np.random.Generator, X: np.ndarray, labels) -> LabelledSample:
+    """``X`` with its labels, ``labels`` resolved or else drawn uniform in ``[-1, 1]`` from
+    ``rng`` (after ``X``), both frozen."""
     y = _check_labels(labels, X)
-    return np.asarray(rng.uniform(-1.0, 1.0, size=X.shape[0])) if y is None else y
+    if y is None:
+        y = np.asarray(rng.uniform(-1.0, 1.0, size=X.shape[0]))
+    _freeze(X, y)
+    return LabelledSample(X=X, y=y)
 
 
 def unit_ball_data(
@@ -345,8 +320,8 @@ def unit_ball_data(
     >>> bool(np.allclose(np.linalg.norm(X, axis=1), 1.0)), bool(np.all(np.abs(y) <= 1))
     (True, True)
     """
-    T = _check_size(T, "T", 1)
-    D = _check_size(D, "D", 1)
+    T = arguments.length(T, "T", 1)
+    D = arguments.length(D, "D", 1)
     if radius not in ("uniform", "sphere"):
         raise ValueError(f"radius must be 'uniform' or 'sphere', got {radius!r}")
     rng = _rng(seed)
@@ -355,9 +330,7 @@ def unit_ball_data(
     X = directions / np.linalg.norm(directions, axis=1, keepdims=True)
     if radius == "uniform":
         X = X * rng.uniform(0.0, 1.0, size=(T, 1)) ** (1.0 / D)
-    y = _uniform_labels(rng, X, labels)
-    _freeze(X, y)
-    return LabelledSample(X=X, y=y)
+    return _labelled_sample(rng, X, labels)
 
 
 def gaussian_data(
@@ -375,12 +348,8 @@ def gaussian_data(
 
     Parameters
     ----------
-    T : int
-        Number of points, ``T >= 1``.
-    D : int
-        Dimension, ``D >= 1``.
-    seed : int or numpy.random.SeedSequence
-        Seed, ``int >= 0``.
+    T, D, seed
+        As in :func:`unit_ball_data`.
     scale : float, default=1.0
         Standard deviation of every coordinate, finite and ``> 0``.
     labels : callable or array_like of shape (T,), optional
@@ -389,7 +358,7 @@ def gaussian_data(
     Returns
     -------
     LabelledSample
-        ``X`` of shape (T, D) and ``y`` of shape (T,), float64; unpacks as ``X, y``.
+        As in :func:`unit_ball_data`.
 
     Raises
     ------
@@ -404,16 +373,12 @@ def gaussian_data(
     >>> X.shape, y.shape
     ((4, 2), (4,))
     """
-    T = _check_size(T, "T", 1)
-    D = _check_size(D, "D", 1)
-    scale = _check_real(scale, "scale")
-    if scale <= 0.0:
-        raise ValueError(f"scale must be a finite real number > 0, got {scale!r}")
+    T = arguments.length(T, "T", 1)
+    D = arguments.length(D, "D", 1)
+    scale = arguments.positive_real(scale, "scale")
     rng = _rng(seed)
     X = scale * rng.standard_normal((T, D))
-    y = _uniform_labels(rng, X, labels)
-    _freeze(X, y)
-    return LabelledSample(X=X, y=y)
+    return _labelled_sample(rng, X, labels)
 
 
 def alternating_labels(T: int) -> np.ndarray:
@@ -438,7 +403,7 @@ def alternating_labels(T: int) -> np.ndarray:
     >>> alternating_labels(4)
     array([ 1., -1.,  1., -1.])
     """
-    T = _check_size(T, "T", 1)
+    T = arguments.length(T, "T", 1)
     y = np.ones(T)
     y[1::2] = -1.0
     return y
@@ -454,22 +419,22 @@ def constant_labels(T: int, value: float = 1.0) -> np.ndarray:
     Parameters
     ----------
     T : int
-        Length, ``1 <= T <=`` :data:`iln.arguments.MAX_LENGTH`.
+        As in :func:`alternating_labels`.
     value : float, default=1.0
         The label, in ``[-1, 1]``.
 
     Returns
     -------
     ndarray of shape (T,)
-        float64.
+        float64, ``value`` in every entry.
 
     Examples
     --------
     >>> constant_labels(3, value=-1.0)
     array([-1., -1., -1.])
     """
-    T = _check_size(T, "T", 1)
-    value = _check_real(value, "value")
+    T = arguments.length(T, "T", 1)
+    value = arguments.finite_real(value, "value")
     if abs(value) > 1.0:
         raise ValueError(f"value must lie in [-1, 1], got {value!r}")
     return np.full(T, value)
@@ -498,7 +463,7 @@ def adversarial_label(prediction: float) -> float:
     >>> adversarial_label(0.3), adversarial_label(-2.0), adversarial_label(0.0)
     (-1.0, 1.0, 1.0)
     """
-    prediction = _check_real(prediction, "prediction")
+    prediction = arguments.finite_real(prediction, "prediction")
     return -1.0 if prediction > 0.0 else 1.0
 
 
@@ -541,9 +506,9 @@ def two_point_inputs(T: int, D: int, *, seed, gap: float = 1e-3) -> np.ndarray:
     >>> round(float(np.linalg.norm(X[0] - X[1])), 12), bool(np.array_equal(X[0], X[2]))
     (0.1, True)
     """
-    T = _check_size(T, "T", 1)
-    D = _check_size(D, "D", 2)
-    gap = _check_real(gap, "gap")
+    T = arguments.length(T, "T", 1)
+    D = arguments.length(D, "D", 2)
+    gap = arguments.finite_real(gap, "gap")
     if not 0.0 < gap <= 2.0:
         raise ValueError(f"gap must lie in (0, 2], got {gap!r}")
     rng = _rng(seed)

@@ -62,13 +62,6 @@ def _readonly(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def _real_matrix(X, name: str) -> np.ndarray:
-    arr = arguments.real_array(X, name)
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D array (n_points, n_features), got shape {arr.shape}")
-    return arr
-
-
 @dataclass(frozen=True)
 class Dataset:
     """A labelled data set, arrays read-only.
@@ -95,16 +88,11 @@ class Dataset:
     target_transform: tuple[float, float] | None = None
 
     def __post_init__(self):
-        X = _real_matrix(self.X, "X")
-        y = arguments.real_array(self.y, "y")
-        if y.shape != (X.shape[0],):
-            raise ValueError(f"y must have shape ({X.shape[0]},) to match X, got {y.shape}")
-        if self.task not in TASKS:
-            raise ValueError(f"task must be one of {TASKS}, got {self.task!r}")
+        X = arguments.real_matrix(self.X, "X")
+        y = arguments.labels(self.y, "y", X.shape[0])
+        arguments.choice(self.task, "task", TASKS)
         if self.task == "classification" and not np.all(np.abs(y) == 1):
             raise ValueError("y must hold labels in {-1, +1} for a classification data set")
-        if self.task == "regression" and not (np.all(np.isfinite(y)) and np.all(np.abs(y) <= 1)):
-            raise ValueError("y must hold finite targets in [-1, 1] for a regression data set")
         object.__setattr__(self, "X", _readonly(X))
         object.__setattr__(self, "y", _readonly(y))
 
@@ -174,7 +162,7 @@ class Standardization:
         -------
         ndarray of shape (n, D)
         """
-        X = _real_matrix(X, "X")
+        X = arguments.real_matrix(X, "X")
         if X.shape[1] != self.mean.shape[0]:
             raise ValueError(f"X must have {self.mean.shape[0]} columns, got {X.shape[1]}")
         return (X - self.mean) / self.scale
@@ -351,11 +339,11 @@ def standardize(X_train, X_test=None) -> Standardization:
     >>> Xtr.tolist(), mean.tolist(), scale.tolist()
     ([[-1.0, 0.0], [1.0, 0.0]], [1.0, 5.0], [1.0, 1.0])
     """
-    X_train = _real_matrix(X_train, "X_train")
+    X_train = arguments.real_matrix(X_train, "X_train")
     if X_train.shape[0] < 1:
         raise ValueError("X_train must hold at least one row")
     if X_test is not None:
-        X_test = _real_matrix(X_test, "X_test")
+        X_test = arguments.real_matrix(X_test, "X_test")
         if X_test.shape[1] != X_train.shape[1]:
             raise ValueError(f"X_test must have {X_train.shape[1]} columns like X_train, "
                              f"got {X_test.shape[1]}")

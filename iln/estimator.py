@@ -29,7 +29,7 @@ import operator
 
 import numpy as np
 
-from iln import numba_sampling, random_streams
+from iln import arguments, numba_sampling, random_streams
 from iln.features import check_family, check_features
 
 __all__ = [
@@ -67,14 +67,9 @@ def check_m(m) -> int:
 def _validate(alpha, X, x, m, family):
     """Input validation of Algorithm 2, done once at the public boundary."""
     family = check_family(family)
-    alpha = np.asarray(alpha)
-    if alpha.dtype == object or not np.issubdtype(alpha.dtype, np.number) or np.iscomplexobj(alpha):
-        raise TypeError(f"alpha must be a real numeric array, got dtype {alpha.dtype}")
-    alpha = np.ascontiguousarray(alpha, dtype=np.float64)
+    alpha = np.ascontiguousarray(arguments.real_array(alpha, "alpha", copy=False))
     if alpha.ndim != 1:
         raise ValueError(f"alpha must be 1-D, got shape {alpha.shape}")
-    if not np.all(np.isfinite(alpha)):
-        raise ValueError("alpha must be finite (no NaN or inf)")
     X = family.check_inputs(X, "X") if len(alpha) else check_features(np.zeros((0, family.dim)), family.dim)
     if X.shape[0] != alpha.shape[0]:
         raise ValueError(f"X must have one row per entry of alpha ({alpha.shape[0]}), got {X.shape[0]}")
@@ -108,8 +103,14 @@ def estimate_scalar_product_reference(alpha, X, x, m, family, *, seed) -> float:
     float
         The estimate E.
     """
-    alpha, X, x, m, family = _validate(alpha, X, x, m, family)
-    return _reference(alpha, X, x, m, family, random_streams.as_seed_sequence(seed))
+    return estimate_scalar_product(alpha, X, x, m, family, seed=seed, method="reference")
+
+
+def _index_distribution(alpha: np.ndarray) -> tuple[float, np.ndarray]:
+    """``||alpha||_1`` and the law ``q_i = |alpha_i| / ||alpha||_1`` Algorithm 2 draws its index
+    ``i`` from (ICML and arXiv Algorithm 2); ``alpha`` must not be 0."""
+    norm1 = np.abs(alpha).sum()
+    return norm1, np.abs(alpha) / norm1
 
 
 def _reference(alpha, X, x, m, family, seed):
@@ -117,8 +118,7 @@ def _reference(alpha, X, x, m, family, seed):
     # "if alpha = 0 then Set E = 0": q is undefined there (ICML only; arXiv omits the branch).
     if not np.any(alpha):
         return 0.0
-    norm1 = np.abs(alpha).sum()
-    q = np.abs(alpha) / norm1
+    norm1, q = _index_distribution(alpha)
     # i ~ q by inversion of q's distribution function, built once: exactly what
     # ``rng.choice(len(alpha), p=q)`` draws from the same stream (one ``rng.random()`` per
     # sample, searched on the normalised cumulative sum), without re-validating q m times.
@@ -139,16 +139,14 @@ def estimate_scalar_product_numpy(alpha, X, x, m, family, *, seed) -> float:
 
     Same parameters and law as :func:`estimate_scalar_product_reference`.
     """
-    alpha, X, x, m, family = _validate(alpha, X, x, m, family)
-    return _numpy(alpha, X, x, m, family, random_streams.as_seed_sequence(seed))
+    return estimate_scalar_product(alpha, X, x, m, family, seed=seed, method="numpy")
 
 
 def _numpy(alpha, X, x, m, family, seed):
     rng = random_streams.generator(seed)
     if not np.any(alpha):
         return 0.0
-    norm1 = np.abs(alpha).sum()
-    q = np.abs(alpha) / norm1
+    norm1, q = _index_distribution(alpha)
     signs = np.sign(alpha)
     x_row = x[None, :]
     # Chunks of about 2^22 floats: projection families gather a (chunk, D) block.
@@ -231,9 +229,7 @@ _IMPLEMENTATIONS = {"fast": _fast, "numpy": _numpy, "reference": _reference}
 
 def check_method(method) -> str:
     """Validate the name of an implementation of Algorithm 2."""
-    if method not in _IMPLEMENTATIONS:
-        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    return method
+    return arguments.choice(method, "method", METHODS)
 
 
 def estimate_validated(alpha, X, x, m, family, seed: np.random.SeedSequence, method: str) -> float:

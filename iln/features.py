@@ -74,30 +74,21 @@ def check_features(X, dim: int, name: str = "X") -> np.ndarray:
     ndarray of shape (n_points, dim)
         A C-contiguous float64 copy-free view where possible.
     """
-    dim = _check_dim(dim)
-    arr = _real_array(X, name)
+    dim = arguments.integer(dim, "dim", 1)
+    arr = arguments.real_array(X, name, copy=False)
     if arr.ndim == 1:
         arr = arr[None, :]
     return _finite_matrix(arr, name, "n_points", dim, "the family's input dimension")
 
 
-def _real_array(value, name: str) -> np.ndarray:
-    arr = np.asarray(value)
-    if arr.dtype == object or not np.issubdtype(arr.dtype, np.number) or np.iscomplexobj(arr):
-        raise TypeError(f"{name} must be a real numeric array, got dtype {arr.dtype}")
-    return arr
-
-
 def _finite_matrix(arr: np.ndarray, name: str, rows: str, columns: int, what: str) -> np.ndarray:
-    """``arr`` as a C-contiguous finite float64 matrix of ``columns`` columns (``what``)."""
+    """``arr`` (checked finite by :func:`iln.arguments.real_array`) as a C-contiguous float64
+    matrix of ``columns`` columns (``what``)."""
     if arr.ndim != 2:
         raise ValueError(f"{name} must be a 2-D array ({rows}, {columns}), got shape {arr.shape}")
     if arr.shape[1] != columns:
         raise ValueError(f"{name} must have {columns} columns ({what}), got {arr.shape[1]}")
-    arr = np.ascontiguousarray(arr, dtype=np.float64)
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite (no NaN or inf)")
-    return arr
+    return np.ascontiguousarray(arr, dtype=np.float64)
 
 
 def check_family(family, name: str = "family") -> FeatureFamily:
@@ -120,27 +111,12 @@ def check_family(family, name: str = "family") -> FeatureFamily:
     return family
 
 
-def _check_dim(dim) -> int:
-    if isinstance(dim, bool) or not isinstance(dim, int | np.integer):
-        raise TypeError(f"dim must be a positive int, got {type(dim).__name__}")
-    if dim < 1:
-        raise ValueError(f"dim must be >= 1, got {dim}")
-    return int(dim)
-
-
 def _check_open_unit(name: str, value) -> float:
     value = arguments.finite_real(value, name)
     if not (0.0 < value < 1.0):
         raise ValueError(f"{name} must lie in (0, 1) so that |psi| < 1, got {value}")
     return value
 
-
-def _check_count(n) -> int:
-    if isinstance(n, bool) or not isinstance(n, int | np.integer):
-        raise TypeError(f"n must be a non-negative int, got {type(n).__name__}")
-    if n < 0:
-        raise ValueError(f"n must be >= 0, got {n}")
-    return int(n)
 
 
 class FeatureFamily(ABC):
@@ -156,7 +132,7 @@ class FeatureFamily(ABC):
     oracle: str | None = None
 
     def __init__(self, dim: int):
-        self.dim = _check_dim(dim)
+        self.dim = arguments.integer(dim, "dim", 1)
 
     # -- sampling and evaluation -------------------------------------------------
     @abstractmethod
@@ -244,7 +220,7 @@ class FeatureFamily(ABC):
         """Validate parameters for :meth:`psi`: real numbers and, when the family fixes its
         layout (``param_width``), a finite ``(n_features, param_width)`` float64 matrix;
         subclasses add their range (e.g. coordinates in ``0..D-1``)."""
-        W = _real_array(W, name)
+        W = arguments.real_array(W, name, copy=False)
         if self.param_width is None:
             return W.astype(np.float64, copy=False)
         return _finite_matrix(W, name, "n_features", self.param_width, "the family's parameter layout")
@@ -292,7 +268,7 @@ class RandomCoordinate(_CoordinateFamily):
     oracle = "closed form"
 
     def sample(self, n, rng):
-        n = _check_count(n)
+        n = arguments.integer(n, "n", 0)
         return rng.integers(0, self.dim, size=n).astype(np.float64)[:, None]
 
     def psi_indexed(self, X, idx, W):
@@ -334,7 +310,7 @@ class RandomStump(_CoordinateFamily):
         self.scale = _check_open_unit("scale", scale)
 
     def sample(self, n, rng):
-        n = _check_count(n)
+        n = arguments.integer(n, "n", 0)
         d = rng.integers(0, self.dim, size=n).astype(np.float64)
         t = rng.standard_normal(n)
         return np.column_stack([d, t])
@@ -401,7 +377,7 @@ class RandomFourier(_ProjectionFamily):
         self.gamma = arguments.positive_real(gamma, "gamma")
 
     def sample(self, n, rng):
-        n = _check_count(n)
+        n = arguments.integer(n, "n", 0)
         w = rng.standard_normal((n, self.dim)) * math.sqrt(2.0 * self.gamma)
         b = rng.uniform(0.0, 2.0 * math.pi, size=n)
         return np.column_stack([w, b])
@@ -471,7 +447,7 @@ class RandomSign(_ProjectionFamily):
         self.scale = _check_open_unit("scale", scale)
 
     def sample(self, n, rng):
-        n = _check_count(n)
+        n = arguments.integer(n, "n", 0)
         return np.column_stack([rng.standard_normal((n, self.dim)), np.zeros(n)])
 
     def _activation(self, z):
@@ -517,7 +493,7 @@ class SphereNeuron(_ProjectionFamily):
         self.n_angular = int(n_angular)
 
     def sample(self, n, rng):
-        n = _check_count(n)
+        n = arguments.integer(n, "n", 0)
         g = rng.standard_normal((n, self.dim))
         norms = np.linalg.norm(g, axis=1, keepdims=True)
         return np.column_stack([g / norms, np.zeros(n)])
@@ -653,7 +629,7 @@ class CustomFamily(FeatureFamily):
         self._sampler, self._psi, self._psi_paired_fn, self.name = sampler, psi, psi_paired, name
 
     def sample(self, n, rng):
-        n = _check_count(n)
+        n = arguments.integer(n, "n", 0)
         W = np.asarray(self._sampler(n, rng), dtype=np.float64)
         if W.ndim == 1:
             W = W[:, None]

@@ -25,13 +25,12 @@ from __future__ import annotations
 
 import math
 import numbers
-import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from iln import estimator, random_streams, theory
+from iln import arguments, estimator, random_streams, theory
 from iln.budget import Budget
 from iln.features import FeatureFamily, check_family
 
@@ -180,22 +179,6 @@ class ShrinkingGradientResult:
 LabelSource = np.ndarray | Callable[[int, np.ndarray, np.ndarray, np.ndarray], float]
 
 
-def _check_positive(name: str, value, integer: bool = False):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a positive {'int' if integer else 'number'}, got {type(value).__name__}")
-    if integer:
-        if not isinstance(value, numbers.Integral):
-            raise TypeError(f"{name} must be a positive int, got {value!r}")
-        count = operator.index(value)
-        if count <= 0:
-            raise ValueError(f"{name} must be positive and finite, got {value}")
-        return count
-    number = float(value)
-    if not (math.isfinite(number) and number > 0):
-        raise ValueError(f"{name} must be positive and finite, got {value}")
-    return number
-
-
 def _check_label(y: float, t: int) -> float:
     if isinstance(y, bool) or not isinstance(y, numbers.Real) or not math.isfinite(y) or abs(y) > 1:
         raise ValueError(f"y must hold labels in [-1, 1] (ICML/arXiv Section 2); label of round {t} is {y!r}")
@@ -208,25 +191,12 @@ def _validate(X, y, family, B, eta, m, update, method, oracle):
     T = X.shape[0]
     if T < 1:
         raise ValueError("X must hold at least one point (T >= 1)")
-    if callable(y):
-        labels = y
-    else:
-        arr = np.asarray(y)
-        if arr.dtype == object or not np.issubdtype(arr.dtype, np.number) or np.iscomplexobj(arr):
-            raise TypeError(f"y must be a real array of labels or a callable, got dtype {arr.dtype}")
-        arr = arr.astype(np.float64)
-        if arr.shape != (T,):
-            raise ValueError(f"y must have shape ({T},) to match X, got {arr.shape}")
-        if not np.all(np.isfinite(arr)) or np.max(np.abs(arr)) > 1:
-            raise ValueError("y must hold finite labels in [-1, 1] (ICML/arXiv Section 2)")
-        labels = arr
-    B = _check_positive("B", B)
-    if B < 1:
-        raise ValueError(f"B must be >= 1 (Theorem 1, both versions), got {B}")
-    eta = theory.eta_proof(B, T) if eta is None else _check_positive("eta", eta)
-    m = _proof_m(B, T, eta) if m is None else estimator.check_m(_check_positive("m", m, integer=True))
-    if update not in UPDATES:
-        raise ValueError(f"update must be one of {UPDATES}, got {update!r}")
+    labels = y if callable(y) else arguments.labels(y, "y", T)
+    # B is required here: norm_radius alone would take None for "no ball".
+    B = arguments.norm_radius(arguments.finite_real(B, "B"))
+    eta = theory.eta_proof(B, T) if eta is None else arguments.positive_real(eta, "eta")
+    m = _proof_m(B, T, eta) if m is None else estimator.check_m(m)
+    arguments.choice(update, "update", UPDATES)
     estimator.check_method(method)
     if oracle is not None and not callable(oracle):
         raise TypeError("oracle must be a callable kernel (X, Y) -> matrix, or None")

@@ -30,11 +30,13 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+
+from iln import arguments
 
 __all__ = [
     "LEMMA2_MAX_ETA",
@@ -90,84 +92,54 @@ _ROUNDING_STEPS = 4
 # --------------------------------------------------------------------------------------------
 
 
-def _real(name: str, value: Any) -> NDArray[np.float64]:
-    # bool is an int subclass; a flag passed where a number is expected is a caller bug.
-    if isinstance(value, bool | np.bool_):
-        raise TypeError(f"{name} must be a real number, got the bool {value!r}")
-    array = np.asarray(value)
-    if array.dtype.kind not in "iuf":
-        raise TypeError(
-            f"{name} must be a real number or an array of real numbers, got {type(value).__name__}"
-        )
-    array = array.astype(np.float64)
-    finite = np.isfinite(array)
-    if not finite.all():
-        raise ValueError(f"{name} must be finite, got {_first_offender(array, ~finite)}")
-    return array
+def _norm_bound(value: Any, name: str, role: str) -> NDArray[np.float64]:
+    return arguments.values_where(value, name, lambda B: B >= 1, f">= 1 ({role})")
 
 
-def _first_offender(array: NDArray[np.float64], bad: NDArray[np.bool_]) -> str:
-    value = float(np.atleast_1d(array)[np.atleast_1d(bad)][0])
-    if array.ndim == 0:
-        return repr(value)
-    return f"{value!r} (in an array of shape {array.shape})"
+# Each argument name is one of the papers' symbols (Conventions above) with one meaning, so
+# one check serves it everywhere: the check and the role its message gives the argument.
+_CHECKS: dict[str, tuple[Callable[[Any, str, str], NDArray[np.float64]], str]] = {
+    "B": (_norm_bound, "Theorem 1"),
+    "T": (arguments.count_values, "number of rounds"),
+    "t": (arguments.count_values, "round index"),
+    "m": (arguments.count_values, "samples of Algorithm 2"),
+    "eta": (arguments.positive_values, "step size"),
+    "epsilon": (arguments.positive_values, "deviation"),
+    "epsilon0": (arguments.positive_values, "test-time accuracy"),
+    "delta": (arguments.open_unit_values, "failure probability"),
+    "alpha_l1": (arguments.nonnegative_values, "||alpha||_1"),
+    "B_T": (arguments.nonnegative_values, "bound on max_t ||f_t||"),
+    "sum_grad_sq": (arguments.nonnegative_values, "sum of E||nabla_t||^2"),
+    "sum_grad_var": (arguments.nonnegative_values, "sum of V[grad_t]"),
+    "sum_shrink_prob": (arguments.nonnegative_values, "sum of E[P_t(f*)]"),
+}
 
 
-def _require(
-    name: str, array: NDArray[np.float64], ok: ArrayLike, accepted: str, hint: str = ""
-) -> NDArray[np.float64]:
-    ok = np.asarray(ok)
-    if not ok.all():
-        raise ValueError(f"{name} must be {accepted}, got {_first_offender(array, ~ok)}{hint}")
-    return array
+def _checked(**values: Any) -> tuple[NDArray[np.float64], ...]:
+    """The arguments, each checked by its name (:data:`_CHECKS`) in the order given, and
+    refused together when their shapes do not broadcast."""
+    arrays = {}
+    for name, value in values.items():
+        check, role = _CHECKS[name]
+        arrays[name] = check(value, name, role)
+    arguments.broadcastable(**arrays)
+    return tuple(arrays.values())
 
 
-def _norm_bound(B: Any) -> NDArray[np.float64]:
-    array = _real("B", B)
-    return _require("B", array, array >= 1, ">= 1 (Theorem 1)")
+def _scalars(**values: Any) -> tuple[float, ...]:
+    """The arguments of a formula that takes scalars only, each checked by its name."""
+    return tuple(arguments.scalar(_checked(**{name: value})[0], name)
+                 for name, value in values.items())
 
 
-def _positive(name: str, value: Any, role: str) -> NDArray[np.float64]:
-    array = _real(name, value)
-    return _require(name, array, array > 0, f"> 0 ({role})")
-
-
-def _nonnegative(name: str, value: Any, role: str) -> NDArray[np.float64]:
-    array = _real(name, value)
-    return _require(name, array, array >= 0, f">= 0 ({role})")
-
-
-def _count(name: str, value: Any, role: str) -> NDArray[np.float64]:
-    array = _real(name, value)
-    ok = (array >= 1) & (array == np.floor(array))
-    return _require(name, array, ok, f"a positive integer ({role})")
-
-
-def _open_unit(name: str, value: Any, role: str) -> NDArray[np.float64]:
-    array = _real(name, value)
-    return _require(name, array, (array > 0) & (array < 1), f"in (0, 1) ({role})")
-
-
-def _broadcast(**arrays: NDArray[np.float64]) -> None:
-    """Refuse arguments whose shapes do not broadcast together, naming them: NumPy's own
-    error, raised later inside a formula, names no argument."""
-    try:
-        np.broadcast_shapes(*(array.shape for array in arrays.values()))
-    except ValueError:
-        *most, last = arrays
-        shapes = ", ".join(f"{name}: {array.shape}" for name, array in arrays.items())
-        raise ValueError(
-            f"{', '.join(most)} and {last} must have shapes that broadcast together, got {shapes}"
-        ) from None
-
-
-def _step_size(eta: Any, B: NDArray[np.float64], T: NDArray[np.float64]) -> NDArray[np.float64]:
-    _broadcast(B=B, T=T)
+def _rounds_and_step(B: Any, T: Any, eta: Any) -> tuple[NDArray[np.float64], ...]:
+    """``B``, ``T`` and the step size ``eta``, by default :func:`eta_proof` ``(B, T)``."""
+    B, T = _checked(B=B, T=T)
     if eta is None:
-        return _eta_proof(B, T)
-    eta = _positive("eta", eta, "step size")
-    _broadcast(B=B, T=T, eta=eta)
-    return eta
+        return B, T, _eta_proof(B, T)
+    (eta,) = _checked(eta=eta)
+    arguments.broadcastable(B=B, T=T, eta=eta)
+    return B, T, eta
 
 
 def _lemma2_step_size(eta: NDArray[np.float64], defaulted: bool) -> NDArray[np.float64]:
@@ -177,7 +149,20 @@ def _lemma2_step_size(eta: NDArray[np.float64], defaulted: bool) -> NDArray[np.f
         if defaulted
         else ""
     )
-    return _require("eta", eta, eta < LEMMA2_MAX_ETA, "< 1/8 (Lemma 2)", hint)
+    return arguments.values_where(eta, "eta", lambda step: step < LEMMA2_MAX_ETA, "< 1/8 (Lemma 2)",
+                                  hint)
+
+
+def _lemma2_rounds_and_step(B: Any, T: Any, eta: Any) -> tuple[NDArray[np.float64], ...]:
+    """:func:`_rounds_and_step` with Lemma 2's hypothesis ``eta < 1/8`` enforced."""
+    B, T, step = _rounds_and_step(B, T, eta)
+    return B, T, _lemma2_step_size(step, defaulted=eta is None)
+
+
+def _proof_scalars(B: Any, T: Any, eta: Any) -> tuple[float, float, float]:
+    """:func:`_rounds_and_step` for the formulas that take scalars only."""
+    B, T = _scalars(B=B, T=T)
+    return B, T, arguments.scalar(_rounds_and_step(B, T, eta)[2], "eta")
 
 
 @contextlib.contextmanager
@@ -190,12 +175,6 @@ def _float_count(inputs: str) -> Iterator[None]:
     except (OverflowError, ZeroDivisionError):
         raise ValueError(f"the count for these {inputs} overflows a float (it exceeds about "
                          "1.8e308, or a divisor underflows to 0)") from None
-
-
-def _scalar(name: str, array: NDArray[np.float64]) -> float:
-    if array.ndim != 0:
-        raise TypeError(f"{name} must be a scalar here, got an array of shape {array.shape}")
-    return float(array)
 
 
 def _out(value: Any) -> Real:
@@ -300,9 +279,7 @@ def eta_theorem(B: ArrayLike, T: ArrayLike) -> Real:
     >>> eta_theorem(1, 100)
     0.1
     """
-    B = _norm_bound(B)
-    T = _count("T", T, "number of rounds")
-    _broadcast(B=B, T=T)
+    B, T = _checked(B=B, T=T)
     return _out(B / np.sqrt(T))
 
 
@@ -316,10 +293,8 @@ def eta_proof(B: ArrayLike, T: ArrayLike) -> Real:
 
     Parameters
     ----------
-    B : float or array_like
-        Norm bound, ``B >= 1``.
-    T : int or array_like
-        Number of rounds, a positive integer.
+    B, T
+        As in :func:`eta_theorem`.
 
     Returns
     -------
@@ -331,9 +306,7 @@ def eta_proof(B: ArrayLike, T: ArrayLike) -> Real:
     >>> eta_proof(1, 100)
     0.05
     """
-    B = _norm_bound(B)
-    T = _count("T", T, "number of rounds")
-    _broadcast(B=B, T=T)
+    B, T = _checked(B=B, T=T)
     return _out(_eta_proof(B, T))
 
 
@@ -353,10 +326,8 @@ def gamma_proof(B: ArrayLike, T: ArrayLike, eta: ArrayLike | None = None) -> Rea
 
     Parameters
     ----------
-    B : float or array_like
-        Norm bound, ``B >= 1``.
-    T : int or array_like
-        Number of rounds, a positive integer.
+    B, T
+        As in :func:`eta_theorem`.
     eta : float or array_like, optional
         Step size, ``> 0``; default :func:`eta_proof` ``(B, T)``.
 
@@ -365,9 +336,7 @@ def gamma_proof(B: ArrayLike, T: ArrayLike, eta: ArrayLike | None = None) -> Rea
     float or ndarray
         ``gamma``.
     """
-    B = _norm_bound(B)
-    T = _count("T", T, "number of rounds")
-    eta = _step_size(eta, B, T)
+    B, T, eta = _rounds_and_step(B, T, eta)
     return _out(_gamma(B, T, eta))
 
 
@@ -407,10 +376,7 @@ def m_proof(B: float, T: int, eta: float | None = None) -> int:
     >>> m_proof(1, 1000)  # about 5.6 million for B = 1, T = 1000
     5632427
     """
-    B_value = _scalar("B", _norm_bound(B))
-    T_value = _scalar("T", _count("T", T, "number of rounds"))
-    eta_value = _scalar("eta", _step_size(eta, np.asarray(B_value), np.asarray(T_value)))
-    return _m_proof(B_value, T_value, eta_value)
+    return _m_proof(*_proof_scalars(B, T, eta))
 
 
 def total_feature_samples(B: float, T: int, eta: float | None = None) -> int:
@@ -424,22 +390,16 @@ def total_feature_samples(B: float, T: int, eta: float | None = None) -> int:
 
     Parameters
     ----------
-    B : float
-        Norm bound, ``B >= 1``.
-    T : int
-        Number of rounds, a positive integer.
-    eta : float, optional
-        Step size entering ``gamma``, ``> 0``; default :func:`eta_proof` ``(B, T)``.
+    B, T, eta
+        As in :func:`m_proof`.
 
     Returns
     -------
     int
         ``T * m_proof(B, T, eta)``.
     """
-    B_value = _scalar("B", _norm_bound(B))
-    T_value = _scalar("T", _count("T", T, "number of rounds"))
-    eta_value = _scalar("eta", _step_size(eta, np.asarray(B_value), np.asarray(T_value)))
-    return int(T_value) * _m_proof(B_value, T_value, eta_value)
+    B, T, eta = _proof_scalars(B, T, eta)
+    return int(T) * _m_proof(B, T, eta)
 
 
 # --------------------------------------------------------------------------------------------
@@ -474,10 +434,7 @@ def alpha_l1_bound(B: ArrayLike, eta: ArrayLike, t: ArrayLike) -> Real:
     >>> alpha_l1_bound(1, 0.1, 10)
     17.0
     """
-    B = _norm_bound(B)
-    eta = _positive("eta", eta, "step size")
-    t = _count("t", t, "round index")
-    _broadcast(B=B, eta=eta, t=t)
+    B, eta, t = _checked(B=B, eta=eta, t=t)
     return _out(_alpha_l1_bound(B, eta, t))
 
 
@@ -490,10 +447,8 @@ def f_norm_bound(B: ArrayLike, eta: ArrayLike, T: ArrayLike) -> Real:
 
     Parameters
     ----------
-    B : float or array_like
-        Norm bound, ``B >= 1``.
-    eta : float or array_like
-        Step size, ``> 0``.
+    B, eta
+        As in :func:`alpha_l1_bound`.
     T : int or array_like
         Number of rounds, a positive integer.
 
@@ -502,10 +457,7 @@ def f_norm_bound(B: ArrayLike, eta: ArrayLike, T: ArrayLike) -> Real:
     float or ndarray
         ``(16B+1) eta T``.
     """
-    B = _norm_bound(B)
-    eta = _positive("eta", eta, "step size")
-    T = _count("T", T, "number of rounds")
-    _broadcast(B=B, eta=eta, T=T)
+    B, eta, T = _checked(B=B, eta=eta, T=T)
     return _out(_alpha_l1_bound(B, eta, T))
 
 
@@ -586,10 +538,7 @@ def hoeffding_tail_corrected(m: ArrayLike, epsilon: ArrayLike, alpha_l1: ArrayLi
 def _hoeffding_tail(tail, m: ArrayLike, epsilon: ArrayLike, alpha_l1: ArrayLike) -> Real:
     """``tail`` (:func:`_tail_printed` or :func:`_tail_corrected`) at the checked arguments of
     :func:`hoeffding_tail_printed`."""
-    m = _count("m", m, "samples of Algorithm 2")
-    epsilon = _positive("epsilon", epsilon, "deviation")
-    alpha_l1 = _nonnegative("alpha_l1", alpha_l1, "||alpha||_1")
-    _broadcast(m=m, epsilon=epsilon, alpha_l1=alpha_l1)
+    m, epsilon, alpha_l1 = _checked(m=m, epsilon=epsilon, alpha_l1=alpha_l1)
     return _out(tail(m, epsilon, alpha_l1))
 
 
@@ -605,16 +554,10 @@ def estimate_tail_printed(
 
     Parameters
     ----------
-    m : int or array_like
-        Number of samples of Algorithm 2, a positive integer.
-    epsilon : float or array_like
-        Deviation, ``> 0``.
-    B : float or array_like
-        Norm bound, ``B >= 1``.
-    eta : float or array_like
-        Step size, ``> 0``.
-    t : int or array_like
-        Round index, a positive integer.
+    m, epsilon
+        As in :func:`hoeffding_tail_printed`.
+    B, eta, t
+        As in :func:`alpha_l1_bound`.
 
     Returns
     -------
@@ -651,12 +594,7 @@ def _estimate_tail(tail, m: ArrayLike, epsilon: ArrayLike, B: ArrayLike, eta: Ar
                    t: ArrayLike) -> Real:
     """``tail`` (:func:`_tail_printed` or :func:`_tail_corrected`) at ``||alpha^(t)||_1``'s
     bound :func:`_alpha_l1_bound`, at the checked arguments of :func:`estimate_tail_printed`."""
-    m = _count("m", m, "samples of Algorithm 2")
-    epsilon = _positive("epsilon", epsilon, "deviation")
-    B = _norm_bound(B)
-    eta = _positive("eta", eta, "step size")
-    t = _count("t", t, "round index")
-    _broadcast(m=m, epsilon=epsilon, B=B, eta=eta, t=t)
+    m, epsilon, B, eta, t = _checked(m=m, epsilon=epsilon, B=B, eta=eta, t=t)
     return _out(tail(m, epsilon, _alpha_l1_bound(B, eta, t)))
 
 
@@ -678,23 +616,15 @@ def variance_bound(m: ArrayLike, B: ArrayLike, eta: ArrayLike, t: ArrayLike) -> 
     ----------
     m : int or array_like
         Number of samples of Algorithm 2, a positive integer.
-    B : float or array_like
-        Norm bound, ``B >= 1``.
-    eta : float or array_like
-        Step size, ``> 0``.
-    t : int or array_like
-        Round index, a positive integer.
+    B, eta, t
+        As in :func:`alpha_l1_bound`.
 
     Returns
     -------
     float or ndarray
         ``((16B+1) eta t)^2 / m``.
     """
-    m = _count("m", m, "samples of Algorithm 2")
-    B = _norm_bound(B)
-    eta = _positive("eta", eta, "step size")
-    t = _count("t", t, "round index")
-    _broadcast(m=m, B=B, eta=eta, t=t)
+    m, B, eta, t = _checked(m=m, B=B, eta=eta, t=t)
     return _out(_alpha_l1_bound(B, eta, t) ** 2 / m)
 
 
@@ -723,9 +653,7 @@ def variance_bound_alpha(m: ArrayLike, alpha_l1: ArrayLike) -> Real:
     float or ndarray
         ``alpha_l1^2 / m``.
     """
-    m = _count("m", m, "samples of Algorithm 2")
-    alpha_l1 = _nonnegative("alpha_l1", alpha_l1, "||alpha||_1")
-    _broadcast(m=m, alpha_l1=alpha_l1)
+    m, alpha_l1 = _checked(m=m, alpha_l1=alpha_l1)
     return _out(alpha_l1**2 / m)
 
 
@@ -763,10 +691,8 @@ def shrink_penalty_printed(m: ArrayLike, eta: ArrayLike, t: ArrayLike) -> Real:
     ValueError
         If ``eta >= 1/8``, where Lemma 2 claims nothing.
     """
-    m = _count("m", m, "samples of Algorithm 2")
-    eta = _lemma2_step_size(_positive("eta", eta, "step size"), defaulted=False)
-    t = _count("t", t, "round index")
-    _broadcast(m=m, eta=eta, t=t)
+    m, eta, t = _checked(m=m, eta=eta, t=t)
+    eta = _lemma2_step_size(eta, defaulted=False)
     return _out(np.minimum(1.0, 2.0 * np.exp(-m / (3.0 * eta * t) ** 2)))
 
 
@@ -805,14 +731,10 @@ def shrink_penalty_corrected(m: ArrayLike, B: ArrayLike, eta: ArrayLike, t: Arra
 
     Parameters
     ----------
-    m : int or array_like
-        Number of samples of Algorithm 2, a positive integer.
+    m, eta, t
+        As in :func:`shrink_penalty_printed`.
     B : float or array_like
         Norm bound, ``B >= 1``.
-    eta : float or array_like
-        Step size, ``0 < eta < 1/8`` (the lemma's hypothesis).
-    t : int or array_like
-        Round index, a positive integer.
 
     Returns
     -------
@@ -824,11 +746,8 @@ def shrink_penalty_corrected(m: ArrayLike, B: ArrayLike, eta: ArrayLike, t: Arra
     ValueError
         If ``eta >= 1/8``, where Lemma 2 claims nothing.
     """
-    m = _count("m", m, "samples of Algorithm 2")
-    B = _norm_bound(B)
-    eta = _lemma2_step_size(_positive("eta", eta, "step size"), defaulted=False)
-    t = _count("t", t, "round index")
-    _broadcast(m=m, B=B, eta=eta, t=t)
+    m, B, eta, t = _checked(m=m, B=B, eta=eta, t=t)
+    eta = _lemma2_step_size(eta, defaulted=False)
     deviation_tail = _tail_corrected(m, 8.0 * B, _alpha_l1_bound(B, eta, t))
     return _out(np.minimum(1.0, 2.0 * deviation_tail))
 
@@ -856,9 +775,7 @@ def lemma2_condition(B: ArrayLike, T: ArrayLike, eta: ArrayLike | None = None) -
     bool or ndarray of bool
         ``True`` where Lemma 2 applies.
     """
-    B = _norm_bound(B)
-    T = _count("T", T, "number of rounds")
-    eta = _step_size(eta, B, T)
+    B, T, eta = _rounds_and_step(B, T, eta)
     holds = (eta < LEMMA2_MAX_ETA) & (eta < 2.0 * B)
     return bool(holds) if np.ndim(holds) == 0 else holds
 
@@ -886,7 +803,7 @@ def min_T_for_proof(B: float) -> int:
     >>> min_T_for_proof(1)
     17
     """
-    b = _scalar("B", _norm_bound(B))
+    (b,) = _scalars(B=B)
     with _float_count("B"):
         rounds = math.floor(16.0 * b * b) + 1
     # The closed form can be off by one where 16 B^2 is close to an integer.  The rounds go
@@ -950,14 +867,9 @@ def lemma1_rhs(
     float or ndarray
         The bound.
     """
-    B = _norm_bound(B)
-    eta = _positive("eta", eta, "step size")
-    B_T = _nonnegative("B_T", B_T, "bound on max_t ||f_t||")
-    sum_grad_sq = _nonnegative("sum_grad_sq", sum_grad_sq, "sum of E||nabla_t||^2")
-    sum_grad_var = _nonnegative("sum_grad_var", sum_grad_var, "sum of V[grad_t]")
-    sum_shrink_prob = _nonnegative("sum_shrink_prob", sum_shrink_prob, "sum of E[P_t(f*)]")
-    _broadcast(B=B, eta=eta, B_T=B_T, sum_grad_sq=sum_grad_sq, sum_grad_var=sum_grad_var,
-               sum_shrink_prob=sum_shrink_prob)
+    B, eta, B_T, sum_grad_sq, sum_grad_var, sum_shrink_prob = _checked(
+        B=B, eta=eta, B_T=B_T, sum_grad_sq=sum_grad_sq, sum_grad_var=sum_grad_var,
+        sum_shrink_prob=sum_shrink_prob)
     return _out(
         B**2 / eta + eta * sum_grad_sq + eta * sum_grad_var + (B_T + B) ** 2 / eta * sum_shrink_prob
     )
@@ -981,7 +893,7 @@ def zero_comparator_loss_bound(T: ArrayLike) -> Real:
     float or ndarray
         ``T``.
     """
-    T = _count("T", T, "number of rounds")
+    (T,) = _checked(T=T)
     return _out(T)
 
 
@@ -993,15 +905,15 @@ def zero_comparator_loss_exact_bound(T: ArrayLike) -> Real:
 
     Parameters
     ----------
-    T : int or array_like
-        Number of rounds, a positive integer.
+    T
+        As in :func:`zero_comparator_loss_bound`.
 
     Returns
     -------
     float or ndarray
         ``T / 2``.
     """
-    T = _count("T", T, "number of rounds")
+    (T,) = _checked(T=T)
     return _out(T / 2.0)
 
 
@@ -1043,10 +955,8 @@ def regret_bound_proof(B: ArrayLike, T: ArrayLike, eta: ArrayLike | None = None)
 
     Parameters
     ----------
-    B : float or array_like
-        Norm bound, ``B >= 1``.
-    T : int or array_like
-        Number of rounds, a positive integer.
+    B, T
+        As in :func:`eta_theorem`.
     eta : float or array_like, optional
         Step size, ``0 < eta < 1/8``; default :func:`eta_proof` ``(B, T)``, which needs
         ``T >= min_T_for_proof(B)``.
@@ -1067,33 +977,22 @@ def regret_bound_proof(B: ArrayLike, T: ArrayLike, eta: ArrayLike | None = None)
     >>> regret_bound_proof(1, 100)  # 4 sqrt(100) / (1 - 1/10)
     44.44444444444444
     """
-    B = _norm_bound(B)
-    T = _count("T", T, "number of rounds")
-    eta = _lemma2_step_size(_step_size(eta, B, T), defaulted=eta is None)
-    return _out(_regret_bound_proof(B, T, eta))
+    return _out(_regret_bound_proof(*_lemma2_rounds_and_step(B, T, eta)))
 
 
 def regret_rate_theorem(B: ArrayLike, T: ArrayLike) -> Real:
     """The rate of Theorem 1, ``B sqrt(T)``, with constant 1.
 
     ICML Theorem 1, part 1; arXiv Theorem 1, part 1: ``E[Regret] = O(B sqrt(T))``. For rate
-    fits; the proof's constant is in :func:`regret_bound_proof` (about 4).
-
-    Parameters
-    ----------
-    B : float or array_like
-        Norm bound, ``B >= 1``.
-    T : int or array_like
-        Number of rounds, a positive integer.
+    fits; the proof's constant is in :func:`regret_bound_proof` (about 4). Same parameters as
+    :func:`eta_theorem`.
 
     Returns
     -------
     float or ndarray
         ``B sqrt(T)``.
     """
-    B = _norm_bound(B)
-    T = _count("T", T, "number of rounds")
-    _broadcast(B=B, T=T)
+    B, T = _checked(B=B, T=T)
     return _out(B * np.sqrt(T))
 
 
@@ -1126,10 +1025,7 @@ def test_time_m(epsilon0: float, delta: float, alpha_l1: float) -> int:
     int
         ``m``, at least 1 (Algorithm 2 draws at least one sample).
     """
-    epsilon0 = _scalar("epsilon0", _positive("epsilon0", epsilon0, "test-time accuracy"))
-    delta = _scalar("delta", _open_unit("delta", delta, "failure probability"))
-    alpha_l1 = _scalar("alpha_l1", _nonnegative("alpha_l1", alpha_l1, "||alpha||_1"))
-    return _test_time_m(epsilon0, delta, alpha_l1, corrected=False)
+    return _test_time_m(*_scalars(epsilon0=epsilon0, delta=delta, alpha_l1=alpha_l1), corrected=False)
 
 
 def test_time_m_corrected(epsilon0: float, delta: float, alpha_l1: float) -> int:
@@ -1142,27 +1038,19 @@ def test_time_m_corrected(epsilon0: float, delta: float, alpha_l1: float) -> int
 
     Parameters
     ----------
-    epsilon0 : float
-        Accuracy, ``> 0``.
-    delta : float
-        Failure probability, in ``(0, 1)``.
-    alpha_l1 : float
-        ``||alpha^(t)||_1 >= 0`` of the predictor being evaluated.
+    epsilon0, delta, alpha_l1
+        As in :func:`test_time_m`.
 
     Returns
     -------
     int
         ``m``, at least 1 (Algorithm 2 draws at least one sample).
     """
-    epsilon0 = _scalar("epsilon0", _positive("epsilon0", epsilon0, "test-time accuracy"))
-    delta = _scalar("delta", _open_unit("delta", delta, "failure probability"))
-    alpha_l1 = _scalar("alpha_l1", _nonnegative("alpha_l1", alpha_l1, "||alpha||_1"))
-    return _test_time_m(epsilon0, delta, alpha_l1, corrected=True)
+    return _test_time_m(*_scalars(epsilon0=epsilon0, delta=delta, alpha_l1=alpha_l1), corrected=True)
 
 
 def _theorem_alpha_l1(B: Any, T: Any) -> float:
-    b = _scalar("B", _norm_bound(B))
-    rounds = _scalar("T", _count("T", T, "number of rounds"))
+    b, rounds = _scalars(B=B, T=T)
     # (16B+1) B sqrt(T) is (16B+1) eta T at eta_theorem = B/sqrt(T).
     return (SHRINK_THRESHOLD * b + 1.0) * b * math.sqrt(rounds)
 
@@ -1182,10 +1070,8 @@ def test_time_m_theorem(epsilon0: float, delta: float, B: float, T: int) -> int:
 
     Parameters
     ----------
-    epsilon0 : float
-        Accuracy, ``> 0``.
-    delta : float
-        Failure probability, in ``(0, 1)``.
+    epsilon0, delta
+        As in :func:`test_time_m`.
     B : float
         Norm bound, ``B >= 1``.
     T : int
@@ -1222,8 +1108,7 @@ def test_time_m_theorem_corrected(epsilon0: float, delta: float, B: float, T: in
 def _test_time_m_theorem(epsilon0: float, delta: float, B: float, T: int, corrected: bool) -> int:
     """:func:`_test_time_m` at the theorem's bound on ``||alpha||_1``, at the checked arguments
     of :func:`test_time_m_theorem`."""
-    epsilon0 = _scalar("epsilon0", _positive("epsilon0", epsilon0, "test-time accuracy"))
-    delta = _scalar("delta", _open_unit("delta", delta, "failure probability"))
+    epsilon0, delta = _scalars(epsilon0=epsilon0, delta=delta)
     return _test_time_m(epsilon0, delta, _theorem_alpha_l1(B, T), corrected=corrected,
                         inputs="epsilon0, delta, B and T")
 
@@ -1272,9 +1157,7 @@ def online_to_batch_excess_risk(B: ArrayLike, T: ArrayLike, eta: ArrayLike | Non
     ValueError
         If ``eta >= 1/8``, as in :func:`regret_bound_proof`.
     """
-    B = _norm_bound(B)
-    T = _count("T", T, "number of rounds")
-    eta = _lemma2_step_size(_step_size(eta, B, T), defaulted=eta is None)
+    B, T, eta = _lemma2_rounds_and_step(B, T, eta)
     return _out(_regret_bound_proof(B, T, eta) / T)
 
 
@@ -1308,8 +1191,10 @@ def corollary1_T(B: float, epsilon: float) -> int:
     >>> corollary1_T(1, 0.3)
     206
     """
-    b = _scalar("B", _norm_bound(B))
-    eps = _scalar("epsilon", _positive("epsilon", epsilon, "target excess risk"))
+    (b,) = _scalars(B=B)
+    # epsilon here is a target excess risk, not the deviation _CHECKS means by the name.
+    eps = arguments.scalar(arguments.positive_values(epsilon, "epsilon", "target excess risk"),
+                           "epsilon")
     rounds_min = min_T_for_proof(b)
 
     def excess(n: int) -> float:

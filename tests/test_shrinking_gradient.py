@@ -174,11 +174,11 @@ def test_float32_inputs_shapes_and_dtypes():
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"B": 0.5}, "B must be >= 1"),
-        ({"B": "1"}, "B must be a positive number"),
-        ({"eta": 0.0}, "eta must be positive"),
-        ({"eta": float("inf")}, "eta must be positive"),
-        ({"m": 0}, "m must be positive"),
+        ({"B": 0.5}, "B must be a finite real number >= 1"),
+        ({"B": "1"}, "B must be a real number"),
+        ({"eta": 0.0}, r"eta must be a finite real number > 0"),
+        ({"eta": float("inf")}, "eta must be finite"),
+        ({"m": 0}, "m must be >= 1"),
         ({"m": 3.5}, "m must be a positive int"),
         ({"y": np.full(5, 1.5)}, r"y must hold finite labels in \[-1, 1\]"),
         ({"y": np.zeros(4)}, r"y must have shape \(5,\)"),

@@ -152,12 +152,8 @@ def doubly_stochastic(X, y, family, *, k, seed, gamma0, gamma1=0.0, nu=0.0) -> D
 
     Parameters
     ----------
-    X : array (T, D)
-        Inputs in the family's domain.
-    y : array (T,)
-        Labels in [-1, 1].
-    family : FeatureFamily
-        The pair ``(mu, psi)``; the learner only samples and evaluates.
+    X, y, family
+        As in :func:`~iln.baselines.fixed_random.check_online_data`.
     k : int
         Features drawn per point, ``k >= 1``.
     seed : int or numpy.random.SeedSequence
@@ -178,7 +174,7 @@ def doubly_stochastic(X, y, family, *, k, seed, gamma0, gamma1=0.0, nu=0.0) -> D
     Raises
     ------
     TypeError, ValueError
-        On invalid input; the message names the argument.
+        As :func:`check_dsgd_arguments` says.
 
     Examples
     --------

@@ -87,6 +87,7 @@ def check_online_data(X, y, family) -> tuple[np.ndarray, np.ndarray, FeatureFami
     y : array (T,)
         Labels, finite, in [-1, 1] (the label set of ICML/arXiv Section 2).
     family : FeatureFamily
+        The pair ``(mu, psi)``; a learner only samples from ``mu`` and evaluates ``psi``.
 
     Raises
     ------
@@ -102,15 +103,8 @@ def check_online_data(X, y, family) -> tuple[np.ndarray, np.ndarray, FeatureFami
     T = X.shape[0]
     if T < 1:
         raise ValueError("X must hold at least one point (T >= 1)")
-    arr = np.asarray(y)
-    if arr.dtype == object or not np.issubdtype(arr.dtype, np.number) or np.iscomplexobj(arr):
-        raise TypeError(f"y must be a real array of labels, got dtype {arr.dtype}")
-    arr = np.array(arr, dtype=np.float64)  # a copy: results keep the labels
-    if arr.shape != (T,):
-        raise ValueError(f"y must have shape ({T},) to match X, got {arr.shape}")
-    if not np.all(np.isfinite(arr)) or np.max(np.abs(arr)) > 1.0:
-        raise ValueError("y must hold finite labels in [-1, 1] (ICML/arXiv Section 2)")
-    return X, arr, family
+    # A copy: results keep the labels.
+    return X, arguments.labels(y, "y", T), family
 
 
 def step_sizes(T: int, gamma0: float, gamma1: float = 0.0) -> np.ndarray:
@@ -295,12 +289,8 @@ def fixed_random(X, y, family, *, r, seed, eta=None, gamma0=None, gamma1=0.0, B=
 
     Parameters
     ----------
-    X : array (T, D)
-        Inputs ``x_1, ..., x_T`` in the family's domain.
-    y : array (T,)
-        Labels in [-1, 1].
-    family : FeatureFamily
-        The pair ``(mu, psi)``; the learner only samples and evaluates.
+    X, y, family
+        As in :func:`~iln.baselines.fixed_random.check_online_data`.
     r : int
         Number of features, ``r >= 1``.
     seed : int or numpy.random.SeedSequence
@@ -326,7 +316,8 @@ def fixed_random(X, y, family, *, r, seed, eta=None, gamma0=None, gamma1=0.0, B=
     Raises
     ------
     TypeError, ValueError
-        On invalid input; the message names the argument.
+        On invalid input, the message naming the argument; a ``ValueError`` also for a step
+        argument that ``method`` does not use, or for both or neither of ``eta`` and ``gamma0``.
 
     Examples
     --------
@@ -343,8 +334,7 @@ def fixed_random(X, y, family, *, r, seed, eta=None, gamma0=None, gamma1=0.0, B=
     T = X.shape[0]
     r = arguments.length(r, "r", 1)
     seed = random_streams.as_seed_sequence(seed, "seed")
-    if not isinstance(method, str) or method not in FIXED_RANDOM_METHODS:
-        raise ValueError(f"method must be one of {FIXED_RANDOM_METHODS}, got {method!r}")
+    method = arguments.choice(method, "method", FIXED_RANDOM_METHODS)
     gamma1 = arguments.nonnegative_real(gamma1, "gamma1")
     B = arguments.norm_radius(B)
     if method == "online":

@@ -100,10 +100,8 @@ def kernel_ogd(X, y, family, *, B, eta, seed=None) -> KernelOGDResult:
 
     Parameters
     ----------
-    X : array (T, D)
-        Inputs in the family's domain.
-    y : array (T,)
-        Labels in [-1, 1].
+    X, y
+        As in :func:`~iln.baselines.fixed_random.check_online_data`.
     family : FeatureFamily
         Must have an oracle kernel (:attr:`~iln.features.FeatureFamily.has_kernel`).
     B : float or None

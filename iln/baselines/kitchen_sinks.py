@@ -175,13 +175,7 @@ class KitchenSinksResult:
     def predict(self, X) -> np.ndarray:
         """``sign(f(x))`` in {-1, +1} for the hinge loss (0 maps to +1), ``f(x)`` for the quadratic.
 
-        Parameters
-        ----------
-        X : array of shape (n, D)
-
-        Returns
-        -------
-        ndarray of shape (n,)
+        Same parameter and shape of the result as :meth:`decision_function`.
         """
         f = self.decision_function(X)
         if self.loss == "hinge":
@@ -190,17 +184,10 @@ class KitchenSinksResult:
 
 
 def _check_labels(y, m: int, loss: str) -> np.ndarray:
-    arr = arguments.real_array(y, "y")
-    if arr.shape != (m,):
-        raise ValueError(f"y must have shape ({m},) to match X, got {arr.shape}")
-    if loss == "hinge":
-        if not np.all(np.abs(arr) == 1.0):
-            raise ValueError("y must hold labels in {-1, +1} for the hinge loss (004 Section 1)")
-    elif arr.size and np.max(np.abs(arr)) > 1.0:
-        raise ValueError(
-            f"y must hold labels in [-1, 1] (004 Section 1 takes y in {{-1, +1}}); max |y| = "
-            f"{np.max(np.abs(arr)):.6g}"
-        )
+    # 004 Section 1 takes y in {-1, +1}; the quadratic loss also fits labels in [-1, 1].
+    arr = arguments.labels(y, "y", m)
+    if loss == "hinge" and not np.all(np.abs(arr) == 1.0):
+        raise ValueError("y must hold labels in {-1, +1} for the hinge loss (004 Section 1)")
     return arr
 
 
@@ -319,7 +306,7 @@ def minimize_weighted_risk(Z, y, weights, *, loss: str, bound: float) -> np.ndar
     ...                        loss="quadratic", bound=2.0).round(12).tolist()
     [0.75]
     """
-    Z = _check_matrix(Z, "Z")
+    Z = arguments.real_matrix(Z, "Z")
     m, K = Z.shape
     y = np.asarray(y, dtype=np.float64)
     w = np.asarray(weights, dtype=np.float64)
@@ -487,42 +474,18 @@ class AdaBoostResult:
         return len(self.model.estimators_)
 
     def _inputs(self, X) -> np.ndarray:
-        return _check_matrix(X, "X", self.model.n_features_in_)
+        return arguments.real_matrix(X, "X", self.model.n_features_in_)
 
     def decision_function(self, X) -> np.ndarray:
         """The ensemble's weighted vote; positive means class +1.
 
-        Parameters
-        ----------
-        X : array of shape (n, D)
-
-        Returns
-        -------
-        ndarray of shape (n,)
+        Same parameter and shape of the result as :meth:`KitchenSinksResult.decision_function`.
         """
         return np.asarray(self.model.decision_function(self._inputs(X)), dtype=np.float64)
 
     def predict(self, X) -> np.ndarray:
-        """Labels in {-1, +1}.
-
-        Parameters
-        ----------
-        X : array of shape (n, D)
-
-        Returns
-        -------
-        ndarray of shape (n,)
-        """
+        """Labels in {-1, +1}; same parameter and shape of the result as :meth:`decision_function`."""
         return np.asarray(self.model.predict(self._inputs(X)), dtype=np.float64)
-
-
-def _check_matrix(X, name: str, dim: int | None = None) -> np.ndarray:
-    arr = arguments.real_array(X, name)
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D array (n_points, n_features), got shape {arr.shape}")
-    if dim is not None and arr.shape[1] != dim:
-        raise ValueError(f"{name} must have {dim} columns (as in training), got {arr.shape[1]}")
-    return np.ascontiguousarray(arr)
 
 
 def _adaboost_algorithm_kwargs(cls) -> dict:
@@ -555,13 +518,11 @@ def adaboost_stumps(X, y, *, n_estimators, seed) -> AdaBoostResult:
     from sklearn.ensemble import AdaBoostClassifier
     from sklearn.tree import DecisionTreeClassifier
 
-    X = _check_matrix(X, "X")
+    X = arguments.real_matrix(X, "X")
     if X.shape[0] < 2:
         raise ValueError("X must hold at least two points")
-    y_arr = arguments.real_array(y, "y")
-    if y_arr.shape != (X.shape[0],):
-        raise ValueError(f"y must have shape ({X.shape[0]},) to match X, got {y_arr.shape}")
-    if not np.all(np.abs(y_arr) == 1.0) or np.unique(y_arr).size < 2:
+    y_arr = _check_labels(y, X.shape[0], "hinge")
+    if np.unique(y_arr).size < 2:
         raise ValueError("y must hold labels in {-1, +1}, both present")
     n_estimators = arguments.integer(n_estimators, "n_estimators", 1)
     seed = random_streams.as_seed_sequence(seed)
