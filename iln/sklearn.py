@@ -47,7 +47,7 @@ from iln import arguments, features, random_streams, theory
 from iln import estimator as _estimator
 from iln.baselines.doubly_stochastic import doubly_stochastic
 from iln.baselines.fixed_random import fixed_random
-from iln.baselines.kitchen_sinks import random_kitchen_sinks
+from iln.rks.kitchen_sinks import random_kitchen_sinks
 from iln.shrinking_gradient import UPDATES, shrinking_gradient
 
 __all__ = [
@@ -128,7 +128,7 @@ def auto_step(family: features.FeatureFamily, X: np.ndarray, T: int, seed) -> fl
 
     ``k_bar`` is the mean over the points of ``k(x, x) = E_w[psi(x; w)^2] = ||Phi(x)||^2``
     (ICML eq. 2-3; arXiv eq. 2), estimated from ``psi`` on 256 sampled features and at
-    most 256 of the points: the learner only samples, as DESIGN.md principle 1 asks.
+    most 256 of the points: the learner only samples, as README, Design, principle 1 asks.
     A gradient step of size ``eta`` on the squared loss moves the prediction at its own
     point by ``eta k(x, x)`` times the residual; this step moves it by ``1/sqrt(T)`` of the
     residual.  It is Theorem 1's ``eta = B / sqrt(T)`` with ``B = 1`` for the features
@@ -555,7 +555,7 @@ def _gcv_ridge(Z: np.ndarray, y: np.ndarray) -> float:
     """The ridge of :data:`RIDGE_GRID` with the smallest generalised cross-validation error.
 
     For ``(1/n)||Z a - y||^2 + ridge K ||a||^2`` (the penalty of
-    :func:`iln.baselines.kitchen_sinks.random_kitchen_sinks`) the fit is ``H y`` with
+    :func:`iln.rks.kitchen_sinks.random_kitchen_sinks`) the fit is ``H y`` with
     ``H = U diag(s^2 / (s^2 + n K ridge)) U^T`` (SVD ``Z = U S V^T``), and
     ``GCV = n ||y - H y||^2 / (n - tr H)^2`` (Golub, Heath & Wahba 1979), an estimate of
     the leave-one-out error from one SVD.  It picks a heavy ridge exactly when ``K``
@@ -593,7 +593,7 @@ class RandomKitchenSinksRegressor(RegressorMixin, _KitchenSinks):
         out, as 004 does in its experiments.
     ridge : "auto" or float, default="auto"
         Ridge penalty ``ridge K ||alpha||^2`` added to the mean squared error (see
-        :func:`iln.baselines.kitchen_sinks.random_kitchen_sinks`; 004 uses none, 0 gives its
+        :func:`iln.rks.kitchen_sinks.random_kitchen_sinks`; 004 uses none, 0 gives its
         least squares).  ``"auto"``: the value of :data:`RIDGE_GRID` with the smallest
         generalised cross-validation error on the training rows, which regularises
         heavily when K approaches the number of rows.

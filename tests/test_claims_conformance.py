@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from iln.random_streams import child
-from iln.reference.adaboost import best_stump, weighted_error
+from iln.rks.reference.adaboost import best_stump, weighted_error
 from verification import catalog
 from verification.claims.iln.conformance import compare
 from verification.selftest import defects
@@ -110,22 +110,22 @@ def test_the_weak_learner_gap_is_the_gini_criterion():
 #: mistakes a reimplementation of 004's learners could contain, each with the claim that flags it
 #: (not in the self-test's catalog, whose campaign they would change; planted here directly).
 RKS_EDITS = {
-    "box_without_1_over_K": (CodeEdit("iln.baselines.kitchen_sinks", "random_kitchen_sinks",
+    "box_without_1_over_K": (CodeEdit("iln.rks.kitchen_sinks", "random_kitchen_sinks",
                                       "_box_least_squares(Z, y, ridge, K, C / K)",
                                       "_box_least_squares(Z, y, ridge, K, C)"),
                              "rks.conformance.kitchen_sinks", "box"),
-    "hinge_box_without_1_over_K": (CodeEdit("iln.baselines.kitchen_sinks", "random_kitchen_sinks",
+    "hinge_box_without_1_over_K": (CodeEdit("iln.rks.kitchen_sinks", "random_kitchen_sinks",
                                             "alpha = _hinge_lp(Z, y, C / K)", "alpha = _hinge_lp(Z, y, C)"),
                                    "rks.conformance.kitchen_sinks", "box"),
-    "ridge_always_on": (CodeEdit("iln.baselines.kitchen_sinks", "random_kitchen_sinks",
+    "ridge_always_on": (CodeEdit("iln.rks.kitchen_sinks", "random_kitchen_sinks",
                                  "alpha = (_least_squares(Z, y, ridge, K) if C is None",
                                  "alpha = (_least_squares(Z, y, ridge + 1e-3, K) if C is None"),
                         "rks.conformance.kitchen_sinks", "risk"),
-    "adaboost_shrinkage": (CodeEdit("iln.baselines.kitchen_sinks", "adaboost_stumps",
+    "adaboost_shrinkage": (CodeEdit("iln.rks.kitchen_sinks", "adaboost_stumps",
                                     "n_estimators=n_estimators,\n",
                                     "n_estimators=n_estimators, learning_rate=0.5,\n"),
                            "rks.conformance.adaboost", "alphas"),
-    "adaboost_one_round_short": (CodeEdit("iln.baselines.kitchen_sinks", "adaboost_stumps",
+    "adaboost_one_round_short": (CodeEdit("iln.rks.kitchen_sinks", "adaboost_stumps",
                                           "n_estimators=n_estimators,\n",
                                           "n_estimators=max(1, n_estimators - 1),\n"),
                                  "rks.conformance.adaboost", "rounds"),

@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from iln import function_class as fc
-from iln.baselines.kitchen_sinks import minimize_weighted_risk
 from iln.random_streams import child
+from iln.rks import function_class as fc
+from iln.rks.kitchen_sinks import minimize_weighted_risk
 from verification import catalog
 from verification.claims.rks import (
     figure1,

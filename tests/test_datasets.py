@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from iln import datasets
-from iln.datasets import (
+from iln.rks import datasets
+from iln.rks.datasets import (
     Dataset,
     load_libsvm,
     load_sklearn_dataset,

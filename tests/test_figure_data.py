@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from sklearn.datasets import dump_svmlight_file
 
-from iln.synthetic_benchmarks import adult_like
+from iln.rks.synthetic_benchmarks import adult_like
 from verification import catalog, cli
 from verification.claims.rks import figure2
 from verification.claims.rks.instances import DATASETS, dataset, run_on, training_rows

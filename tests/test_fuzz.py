@@ -1,7 +1,7 @@
 """Bad input (issue #8, part 4): a hypothesis fuzz of every public entry point of ``iln`` and of
 the CLI.
 
-Contract (DESIGN.md, Bad input): a call either succeeds or raises ``ValueError``/``TypeError``
+Contract (README, Design, Bad input): a call either succeeds or raises ``ValueError``/``TypeError``
 whose message names one of the entry point's arguments; nothing hangs or returns NaN silently.
 The CLI returns 0 or 1, or 2 with one line on stderr.  Numbers are kept small so that a valid
 call stays cheap (a huge but valid ``m`` is slow, not wrong); the compiled kernels of
@@ -42,7 +42,7 @@ from verification import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 MODULES = ["iln.arguments", "iln.baselines", "iln.budget", "iln.comparator", "iln.comparison", "iln.data",
-           "iln.datasets", "iln.estimator", "iln.features", "iln.online_protocol", "iln.random_streams",
+           "iln.rks.datasets", "iln.estimator", "iln.features", "iln.online_protocol", "iln.random_streams",
            "iln.shrinking_gradient", "iln.sklearn", "iln.theory"]
 #: seconds a single call may take before it counts as a hang.
 HANG_S = 30

@@ -1,4 +1,4 @@
-"""No learner code path reads an oracle kernel (DESIGN.md, principle 1).
+"""No learner code path reads an oracle kernel (README, Design, principle 1).
 
 Exact-kernel online gradient descent (``iln/baselines/kernel_ogd.py``) is the one
 learner allowed to: it is the "kernel trick" learner the others are compared with.
@@ -26,7 +26,7 @@ LEARNER_MODULES = [
     "shrinking_gradient.py",
     "baselines/fixed_random.py",
     "baselines/doubly_stochastic.py",
-    "baselines/kitchen_sinks.py",
+    "rks/kitchen_sinks.py",
     "reference/shrinking_gradient.py",
     "reference/fixed_random.py",
     "reference/doubly_stochastic.py",

@@ -9,25 +9,20 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from iln.baselines import (
-    adaboost_stumps,
-    doubly_stochastic,
-    fixed_random,
-    kernel_ogd,
-    random_kitchen_sinks,
-)
+from iln.baselines import doubly_stochastic, fixed_random, kernel_ogd
 from iln.data import section6_data
 from iln.features import RandomCoordinate, RandomStump
-from iln.reference.adaboost import Stump, adaboost_reference, best_stump, weighted_error
 from iln.reference.doubly_stochastic import doubly_stochastic_reference
 from iln.reference.fixed_random import fixed_random_reference
 from iln.reference.kernel_ogd import kernel_ogd_reference
-from iln.reference.kitchen_sinks import random_kitchen_sinks_reference
 from iln.reference.shrinking_gradient import (
     averaged_predictor_reference,
     predict_reference,
     shrinking_gradient_reference,
 )
+from iln.rks.kitchen_sinks import adaboost_stumps, random_kitchen_sinks
+from iln.rks.reference.adaboost import Stump, adaboost_reference, best_stump, weighted_error
+from iln.rks.reference.kitchen_sinks import random_kitchen_sinks_reference
 from iln.shrinking_gradient import shrinking_gradient
 
 

@@ -233,7 +233,7 @@ def test_the_accepted_words_and_none_pass_the_checks():
 
 
 def test_kitchen_sinks_classifier_on_breast_cancer():
-    from iln.datasets import load_sklearn_dataset, standardize, train_test_split_seeded
+    from iln.rks.datasets import load_sklearn_dataset, standardize, train_test_split_seeded
 
     train, test = train_test_split_seeded(load_sklearn_dataset("breast_cancer"), 0.3, seed=0)
     scaled = standardize(train.X, test.X)

@@ -4,8 +4,8 @@ document (shapes, one-hot blocks, sparsity, class shares, duplicate rows)."""
 import numpy as np
 import pytest
 
-from iln.datasets import Dataset
-from iln.synthetic_benchmarks import (
+from iln.rks.datasets import Dataset
+from iln.rks.synthetic_benchmarks import (
     ADULT_ATTRIBUTES,
     KDD_ATTACK_SHARE,
     adult_like,

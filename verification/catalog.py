@@ -213,10 +213,10 @@ class _Versions(Mapping[str, str]):
 
 #: the paper versions a source may cite, key -> reference: the union of the papers' versions.
 PAPERS: Mapping[str, str] = _Versions()
-#: profiles, from seconds (unit tests) to the committed report (DESIGN.md, Runner).
+#: profiles, from seconds (unit tests) to the committed report (README, Verifying the claims).
 PROFILES = ("smoke", "quick", "full")
 #: the false-alarm level sample sizes are planned for: a CI run's family-wise budget of 1e-3
-#: (DESIGN.md, Statistics) shared by up to 30 claims.  A run with fewer claims gives each a
+#: (README, Verifying the claims, decision rules) shared by up to 30 claims.  A run with fewer claims gives each a
 #: larger share (Holm), so the planned power is a floor.
 DESIGN_ALPHA = 1e-3 / 30
 #: the detection probability sample sizes are planned for (the "power" of a verdict).
@@ -369,7 +369,7 @@ class Claim:
     sources : tuple of Source
         One per paper version that prints the statement.
     rule : str
-        The decision rule (DESIGN.md, Statistics).
+        The decision rule (README, Verifying the claims, decision rules).
     expected : str
         The verdict the project expects, fixed before running it (one of the outcomes).
     configs : mapping profile -> dict

@@ -204,7 +204,7 @@ def _data_claims(path: Path, claims: list[str], known: dict, profile: str) -> tu
     """``--data``: the data set's name for the claims (``"libsvm:PATH"``, the file read once
     here so that a missing or malformed file stops the run before any work) and the claims
     to run: those named, each of which must take a data set, or all that do."""
-    from iln.datasets import LIBSVM_PREFIX, load_libsvm
+    from iln.rks.datasets import LIBSVM_PREFIX, load_libsvm
 
     try:
         load_libsvm(path)

@@ -6,37 +6,25 @@
   Gradient Descent (Dai et al. 2014), k features per point.
 * :func:`~iln.baselines.kernel_ogd.kernel_ogd`: online gradient descent with the exact
   kernel (the kernel trick), the one learner that reads the oracle.
-* :func:`~iln.baselines.kitchen_sinks.random_kitchen_sinks` and
-  :func:`~iln.baselines.kitchen_sinks.adaboost_stumps`: Random Kitchen Sinks (Rahimi &
-  Recht, 004 Algorithm 1) and its competitor, AdaBoost with decision stumps.
 
 Each takes ``(X, y, family, *, ..., seed)`` and returns a frozen result with the online
 predictions and losses of the protocol of ICML/arXiv Section 2 (made before each
-update), the final model, its :class:`~iln.budget.Budget` and ``predict``.
+update), the final model, its :class:`~iln.budget.Budget` and ``predict``.  Random Kitchen
+Sinks and its AdaBoost competitor belong to the second paper: :mod:`iln.rks`.
 """
 
 from iln.baselines.doubly_stochastic import DoublyStochasticResult, doubly_stochastic, dsgd_budget
 from iln.baselines.fixed_random import FixedRandomResult, feature_matrix, fixed_random, step_sizes
 from iln.baselines.kernel_ogd import KernelOGDResult, kernel_ogd
-from iln.baselines.kitchen_sinks import (
-    AdaBoostResult,
-    KitchenSinksResult,
-    adaboost_stumps,
-    random_kitchen_sinks,
-)
 
 __all__ = [
-    "AdaBoostResult",
     "DoublyStochasticResult",
     "FixedRandomResult",
     "KernelOGDResult",
-    "KitchenSinksResult",
-    "adaboost_stumps",
     "doubly_stochastic",
     "dsgd_budget",
     "feature_matrix",
     "fixed_random",
     "kernel_ogd",
-    "random_kitchen_sinks",
     "step_sizes",
 ]

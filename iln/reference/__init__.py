@@ -1,4 +1,4 @@
-"""Reference transcriptions: the papers' pseudo-code, line by line (DESIGN.md, principle 2).
+"""Reference transcriptions: the papers' pseudo-code, line by line (README, Design, principle 2).
 
 One module per algorithm, named for it, each beside a fast implementation elsewhere in
 :mod:`iln` that must have the same law:
@@ -11,11 +11,9 @@ One module per algorithm, named for it, each beside a fast implementation elsewh
 * :mod:`iln.reference.doubly_stochastic`: Doubly Stochastic Gradient Descent of ICML
   Section 6 (fast: :mod:`iln.baselines.doubly_stochastic`);
 * :mod:`iln.reference.kernel_ogd`: online gradient descent with the exact kernel,
-  ICML/arXiv Section 5, eq. (9) (fast: :mod:`iln.baselines.kernel_ogd`);
-* :mod:`iln.reference.kitchen_sinks`: Random Kitchen Sinks, Rahimi & Recht's Algorithm 1
-  with eq. (3)-(4) (fast: :func:`iln.baselines.kitchen_sinks.random_kitchen_sinks`);
-* :mod:`iln.reference.adaboost`: Freund & Schapire's AdaBoost over decision stumps, the
-  competitor of Rahimi & Recht's Figure 1 (fast: :func:`iln.baselines.kitchen_sinks.adaboost_stumps`).
+  ICML/arXiv Section 5, eq. (9) (fast: :mod:`iln.baselines.kernel_ogd`).
+
+The transcriptions of the second paper, Random Kitchen Sinks, are in :mod:`iln.rks.reference`.
 
 Algorithm 2 (EST_SCALAR_PROD) has its transcription beside its fast versions, in
 :func:`iln.estimator.estimate_scalar_product_reference`.

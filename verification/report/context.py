@@ -29,9 +29,9 @@ from verification.report.forest import (
     comparison,
     field,
     forest_rows,
-    proxy_data,
     forest_svg,
     printed_and_corrected,
+    proxy_data,
     ratio_text,
 )
 from verification.report.plots import Plot, claim_plots

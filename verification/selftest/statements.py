@@ -290,7 +290,7 @@ def _hilbert_exponent() -> dict:
 
 
 def _rademacher_halved() -> dict:
-    # +-1 features: R_m = C E|S_m| / m exactly (iln.function_class.rademacher_sign_features).
+    # +-1 features: R_m = C E|S_m| / m exactly (iln.rks.function_class.rademacher_sign_features).
     out = {"instance": "signs: every feature value +-1, C = 1"}
     violates = True
     for m in (2, 8):
@@ -627,8 +627,9 @@ _REGRET_STORED = {"instance": "psi(x; w) = 0.999 for every w, labels +1, B = 1, 
                   "printed_bound": 68.266666667}
 #: Theorem 1's regret bound divided by sqrt(T), read by iln.thm1.regret and by the corrected
 #: (descent) check of iln.alg1.update_sign.
-_REGRET_EDIT = CodeEdit(_THEORY, "regret_bound_proof", "return _out(_regret_bound_proof(B, T, eta))",
-                        "return _out(_regret_bound_proof(B, T, eta) / np.sqrt(T))")
+_REGRET_EDIT = CodeEdit(_THEORY, "regret_bound_proof",
+                        "return _out(_regret_bound_proof(*_lemma2_rounds_and_step(B, T, eta)))",
+                        "return _out(_regret_bound_proof(*_lemma2_rounds_and_step(B, T, eta)) / np.sqrt(T))")
 #: the exact probabilities (rationals, rounded to 9 digits) of _rks_deviation_constants.
 _DEVIATION_STORED = {"instance": "orthogonal, K = 1, C = 1, hinge loss (L = 1), delta = 0.5",
                      "probability_m10": 0.637474305, "mutant_bound_m10": 0.186165,
@@ -765,7 +766,7 @@ _CATALOG = (
         claim="rks.rademacher.bound",
         kind="constant halved",
         statement="R_m[F_w] <= C / (2 sqrt(m)) (eq. 23 halved)",
-        edits=(CodeEdit("iln.function_class", "rademacher_bound",
+        edits=(CodeEdit("iln.rks.function_class", "rademacher_bound",
                         'return arguments.positive_real(C, "C") / math.sqrt(',
                         'return 0.5 * arguments.positive_real(C, "C") / math.sqrt('),),
         counterexample=_rademacher_halved,
@@ -811,7 +812,7 @@ _CATALOG = (
         kind="factor dropped",
         statement="sup_f |R[f] - R_emp[f]| <= L C sqrt(log(1/delta) / 2) / sqrt(m) with probability "
                   "1 - delta (eq. 13 without 4LC + 2|c(0)|)",
-        edits=(CodeEdit("iln.function_class", "estimation_bound",
+        edits=(CodeEdit("iln.rks.function_class", "estimation_bound",
                         "return (4.0 * L * C + 2.0 * c0 + L * C * math.sqrt(",
                         "return (L * C * math.sqrt("),),
         counterexample=_rks_deviation_constants,
@@ -826,7 +827,7 @@ _CATALOG = (
         kind="factor dropped",
         statement="R[f] <= R_emp[f] + L C sqrt(log(1/delta) / (2m)) for every f in F_w with "
                   "probability 1 - delta (eq. 24 without 4 L R_m and 2|c(0)| / sqrt(m))",
-        edits=(CodeEdit("iln.function_class", "uniform_deviation_bound",
+        edits=(CodeEdit("iln.rks.function_class", "uniform_deviation_bound",
                         "return (4.0 * L * rademacher + 2.0 * c0 / math.sqrt(m)",
                         "return (0.0 * L * rademacher + 0.0 * c0 / math.sqrt(m)"),),
         counterexample=_rks_deviation_constants,

@@ -1,4 +1,4 @@
-"""Claims of Rahimi & Recht, *Weighted Sums of Random Kitchen Sinks* (``papers/004``).
+"""Claims of Rahimi & Recht, *Weighted Sums of Random Kitchen Sinks*.
 
 Expected verdicts, written down from a reading of the paper before any check was run
 (the reasoning is repeated next to each ``expected=`` in its module):

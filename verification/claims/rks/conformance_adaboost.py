@@ -1,8 +1,8 @@
 """AdaBoost with stumps as shipped against its transcription (004's competitor; conformance).
 
-:func:`iln.baselines.kitchen_sinks.adaboost_stumps`, called with its public arguments only
+:func:`iln.rks.kitchen_sinks.adaboost_stumps`, called with its public arguments only
 (``n_estimators``, ``seed``), fits scikit-learn's AdaBoost (discrete SAMME) over depth-1 trees.
-:func:`iln.reference.adaboost.adaboost_reference` is Freund & Schapire's AdaBoost as Schapire's
+:func:`iln.rks.reference.adaboost.adaboost_reference` is Freund & Schapire's AdaBoost as Schapire's
 overview (004's reference [7]) prints it.  The two differ in two places that 004 does not
 decide between, so there are two claims:
 
@@ -18,7 +18,7 @@ the transcription would go on with its own weak learner and ``rounds`` would dif
 
 ``rks.conformance.adaboost_weak_learner`` (expected violated): the weak learner.  [7] measures
 a weak hypothesis by its weighted error; over stumps the transcription's weak learner is the
-stump of least weighted error (:func:`iln.reference.adaboost.best_stump`).  scikit-learn's
+stump of least weighted error (:func:`iln.rks.reference.adaboost.best_stump`).  scikit-learn's
 depth-1 tree chooses the split of least weighted *Gini impurity*, which is not the split of
 least weighted error in general.  At every round of the shipped run, under the same ``D_t``
 (the loop above reproduces it), the shipped stump's ``eps_t`` is compared with the least
@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from iln.baselines.kitchen_sinks import adaboost_stumps
-from iln.reference.adaboost import adaboost_reference, best_stump, weighted_error
+from iln.rks.kitchen_sinks import adaboost_stumps
+from iln.rks.reference.adaboost import adaboost_reference, best_stump, weighted_error
 from verification.claims.rks.conformance import register_rks_conformance, rks_conformance_trial
 from verification.verdicts import HOLDS, VIOLATED
 

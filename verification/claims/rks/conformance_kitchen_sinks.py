@@ -1,7 +1,7 @@
 """Random Kitchen Sinks as shipped against its transcription of 004 Algorithm 1 (conformance).
 
-:func:`iln.baselines.kitchen_sinks.random_kitchen_sinks` and
-:func:`iln.reference.kitchen_sinks.random_kitchen_sinks_reference` draw ``w_1, ..., w_K`` from
+:func:`iln.rks.kitchen_sinks.random_kitchen_sinks` and
+:func:`iln.rks.reference.kitchen_sinks.random_kitchen_sinks_reference` draw ``w_1, ..., w_K`` from
 the same child of the seed, so everything Algorithm 1 determines must agree to rounding: the
 features (line 1), the minimum of the empirical risk (3) under the box (4), and, for the
 quadratic loss, the fitted values ``alpha^T z_i`` (unique: the risk is strictly convex in
@@ -36,9 +36,9 @@ from typing import Any
 
 import numpy as np
 
-from iln.baselines.kitchen_sinks import random_kitchen_sinks
 from iln.features import RandomStump
-from iln.reference.kitchen_sinks import random_kitchen_sinks_reference
+from iln.rks.kitchen_sinks import random_kitchen_sinks
+from iln.rks.reference.kitchen_sinks import random_kitchen_sinks_reference
 from verification.claims.rks.conformance import register_rks_conformance, rks_conformance_trial
 from verification.verdicts import HOLDS, VIOLATED
 

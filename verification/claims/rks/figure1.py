@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from iln.baselines.kitchen_sinks import adaboost_stumps, random_kitchen_sinks
 from iln.features import RandomStump
 from iln.random_streams import child
+from iln.rks.kitchen_sinks import adaboost_stumps, random_kitchen_sinks
 from verification import rules
 from verification.catalog import DESIGN_ALPHA, Claim, Source, profiles, register
 from verification.claims.rks import instances

@@ -1,7 +1,7 @@
 """004 Figure 2 and Section 4: ``||alpha||_inf`` of the unconstrained least squares weights decays like 1/K.
 
 Run offline on the data sets of :func:`verification.claims.rks.instances.dataset`: a synthetic
-stand-in for 004's adult (:func:`iln.synthetic_benchmarks.adult_like`) and data sets bundled
+stand-in for 004's adult (:func:`iln.rks.synthetic_benchmarks.adult_like`) and data sets bundled
 with scikit-learn, standardized as 004 Section 4 does, with the paper's features: decision
 stumps ``sign(x_d - t)``, d uniform over the coordinates, ``t ~ N(0, 1)``
 (:class:`iln.features.RandomStump`, scaled by 0.999, which changes no sign and divides no
@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from iln.baselines.kitchen_sinks import random_kitchen_sinks
 from iln.features import RandomStump
 from iln.random_streams import child
+from iln.rks.kitchen_sinks import random_kitchen_sinks
 from verification import rules, statistics
 from verification.catalog import DESIGN_ALPHA, Claim, Source, profiles, register
 from verification.claims.rks import instances

@@ -3,7 +3,7 @@
 Each instance is built deterministically from its name, so that a trial is a pure function of
 (configuration, seed) in any process.  The finite instances put the whole distribution P and
 the whole parameter law p on finitely many points, so that every risk, every member of F_p
-and the minimum of the risk over F_p are exact (:mod:`iln.function_class`).  The data sets of
+and the minimum of the risk over F_p are exact (:mod:`iln.rks.function_class`).  The data sets of
 the figure claims (:func:`dataset`, :data:`DATASETS`) are bundled, synthetic stand-ins for
 004's, or a user's LIBSVM file.  What several claims share about them is here too: the grid
 of a claim's points (:func:`grid`), their descriptions (:func:`described`), the figures' seeded
@@ -19,7 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import linalg, special
 
-from iln.datasets import (
+from iln.features import FeatureFamily, RandomFourier
+from iln.random_streams import child
+from iln.rks.datasets import (
     LIBSVM_PREFIX,
     SKLEARN_DATASETS,
     Dataset,
@@ -28,10 +30,14 @@ from iln.datasets import (
     standardize,
     train_test_split_seeded,
 )
-from iln.features import FeatureFamily, RandomFourier
-from iln.function_class import AtomFeatures, AtomMember, KernelMember, LabelledSupport, atom_member
-from iln.random_streams import child
-from iln.synthetic_benchmarks import adult_like, kdd_like
+from iln.rks.function_class import (
+    AtomFeatures,
+    AtomMember,
+    KernelMember,
+    LabelledSupport,
+    atom_member,
+)
+from iln.rks.synthetic_benchmarks import adult_like, kdd_like
 from verification import catalog
 from verification.verdicts import Verdict
 
@@ -148,15 +154,15 @@ _SYNTHETIC_ROWS = {"adult_like": 12_000, "kdd_like": 20_000}
 
 #: the data sets the figure claims know by name, and what each is (shown in the report).
 DATASETS = {
-    "adult_like": "synthetic adult-like data (iln.synthetic_benchmarks.adult_like, 12,000 rows, "
+    "adult_like": "synthetic adult-like data (iln.rks.synthetic_benchmarks.adult_like, 12,000 rows, "
                   "seed 2008): a9a's 123 one-hot binary columns of 14 attributes, 24% positive, a "
                   "logistic label with interactions; a stand-in for 004's adult, not adult",
-    "kdd_like": "synthetic KDD-Cup-99-like data (iln.synthetic_benchmarks.kdd_like, 20,000 rows, "
+    "kdd_like": "synthetic KDD-Cup-99-like data (iln.rks.synthetic_benchmarks.kdd_like, 20,000 rows, "
                 "seed 2008): 80% attacks, 80% duplicate rows; a stand-in for 004's KDDCUP99",
     "breast_cancer": "scikit-learn's breast_cancer, 569 x 30 continuous coordinates",
     "digits": "scikit-learn's digits, even vs odd, 1797 x 64 pixel values 0-16",
     "diabetes": "scikit-learn's diabetes, 442 x 10, regression",
-    LIBSVM_PREFIX + "PATH": "a user's LIBSVM file (iln.datasets.load_libsvm), e.g. 004's adult (a9a)",
+    LIBSVM_PREFIX + "PATH": "a user's LIBSVM file (iln.rks.datasets.load_libsvm), e.g. 004's adult (a9a)",
 }
 
 
@@ -221,7 +227,7 @@ def dataset(name: str) -> Dataset:
 
 def training_rows(name: str, test_fraction: float = 0.25) -> int:
     """Rows of the training part of a seeded split of :func:`dataset` ``(name)`` (the split of
-    :func:`iln.datasets.train_test_split_seeded`: ``round(test_fraction * n)`` go to test)."""
+    :func:`iln.rks.datasets.train_test_split_seeded`: ``round(test_fraction * n)`` go to test)."""
     n = dataset(name).n
     return n - round(test_fraction * n)
 
@@ -275,7 +281,7 @@ def run_on(claim_id: str, dataset: str, *, seeds: int, profile: str = "quick", s
 @functools.cache
 def risk_minimizer(name: str, loss: str, C: float = 1.0):
     """The minimiser f* of the true risk over all of F_p (004 proof of Theorem 1), for a finite
-    instance, as an :class:`~iln.function_class.AtomMember`, and its risk.
+    instance, as an :class:`~iln.rks.function_class.AtomMember`, and its risk.
 
     With ``alpha_j = p_j beta_j`` the class is ``{table (p * beta) : |beta_j| <= C}``, so the
     minimum is the box-constrained problem :meth:`LabelledSupport.minimize_risk` solves exactly.

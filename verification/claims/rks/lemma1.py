@@ -4,7 +4,7 @@ With probability at least ``1 - delta`` over ``w_1..w_K ~ p`` some ``f_hat`` in 
 ``C / sqrt(K) (1 + sqrt(2 log(1/delta)))`` of a fixed ``f*`` in F_p, in ``L2(mu)``.
 
 An existence statement.  The trials measure the proof's witness ``sum_k beta(w_k)/K phi(.; w_k)``
-(:func:`iln.function_class.kitchen_sink_witness`) and, where the witness alone does not settle
+(:func:`iln.rks.function_class.kitchen_sink_witness`) and, where the witness alone does not settle
 every event of the grid, the best member of F_w (its exact L2 projection); the statement's event
 is the best member's.  The lemma's "measure" must have mass at most 1 (the erratum, with its
 exact counterexample :func:`orthogonal_lemma1_exact`).
@@ -18,9 +18,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from iln import function_class as fc
-from iln.baselines.kitchen_sinks import minimize_weighted_risk
 from iln.random_streams import child, generator
+from iln.rks import function_class as fc
+from iln.rks.kitchen_sinks import minimize_weighted_risk
 from verification import rules
 from verification.catalog import Claim, Erratum, Quote, Source, profiles, register
 from verification.claims.rks.instances import DESCRIPTIONS, class_instance, described, grid

@@ -5,7 +5,7 @@ sqrt(K) (1 + sqrt(2 log(1/delta)))`` for some ``f_hat`` in F_w: Lemma 1 under ``
 the Lipschitz step (11)-(12).
 
 An existence statement.  The trials measure the proof's witness
-(:func:`iln.function_class.kitchen_sink_witness`) and, where the witness alone does not settle
+(:func:`iln.rks.function_class.kitchen_sink_witness`) and, where the witness alone does not settle
 every event of the grid, the exact risk minimiser over F_w; the statement's event is the
 minimiser's.
 """
@@ -15,8 +15,8 @@ from __future__ import annotations
 import functools
 import math
 
-from iln import function_class as fc
 from iln.random_streams import child, generator
+from iln.rks import function_class as fc
 from verification import rules
 from verification.catalog import Claim, Source, profiles, register
 from verification.claims.rks.instances import (

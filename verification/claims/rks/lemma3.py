@@ -26,8 +26,8 @@ import functools
 
 import numpy as np
 
-from iln import function_class as fc
 from iln.random_streams import child, generator
+from iln.rks import function_class as fc
 from verification import rules
 from verification.catalog import Claim, Source, profiles, register
 from verification.claims.rks.instances import DESCRIPTIONS, class_instance, described, grid

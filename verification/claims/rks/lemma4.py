@@ -13,8 +13,8 @@ import math
 
 import numpy as np
 
-from iln import function_class as fc
 from iln.random_streams import child, generator
+from iln.rks import function_class as fc
 from verification import rules, statistics
 from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Source, profiles, register
 from verification.claims.rks.instances import described, grid
@@ -54,7 +54,7 @@ def decide(records, config, alpha) -> Verdict:
     """Probability-bound rule at every (law, K, delta): the event is eq. (16)'s, the bound delta.
 
     The normalised deviation exceeds ``1 + sqrt(2 log(1/delta))`` exactly when the distance
-    exceeds :func:`iln.function_class.hilbert_concentration_bound`.  Details carry eq. (19)'s
+    exceeds :func:`iln.rks.function_class.hilbert_concentration_bound`.  Details carry eq. (19)'s
     mean, ``E f <= M / sqrt(K)``, per (law, K).
     """
     points, means = [], {}

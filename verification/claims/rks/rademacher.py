@@ -10,9 +10,9 @@ import functools
 
 import numpy as np
 
-from iln import function_class as fc
 from iln.features import RandomFourier
 from iln.random_streams import child, generator
+from iln.rks import function_class as fc
 from verification import rules, statistics
 from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, Source, profiles, register
 from verification.claims.rks.instances import class_instance, described, grid, standardized
@@ -21,7 +21,7 @@ from verification.verdicts import HOLDS, Verdict
 ID = "rks.rademacher.bound"
 RADEMACHER_CLASSES = {
     "signs": "the orthogonal instance's +-1 features (|phi| = 1 attained everywhere): R_m[F_w] = "
-             "C E|S_m| / m exactly (iln.function_class.rademacher_sign_features), the case where "
+             "C E|S_m| / m exactly (iln.rks.function_class.rademacher_sign_features), the case where "
              "eq. (23) is tightest",
     "fourier": "random Fourier features cos(w.x + b) (gamma = 0.05) on the standardized "
                "breast_cancer inputs: |phi| < 1, data-dependent",

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import functools
 
-from iln import function_class as fc
-from iln.baselines.kitchen_sinks import random_kitchen_sinks
 from iln.random_streams import child, generator
+from iln.rks import function_class as fc
+from iln.rks.kitchen_sinks import random_kitchen_sinks
 from verification import rules
 from verification.catalog import Claim, Source, profiles, register
 from verification.claims.rks.instances import (

@@ -3,12 +3,12 @@
 With probability at least ``1 - delta`` over m iid examples, every f in F_w has ``R[f] <=
 R_emp[f] + 4 L R_m[F_w] + 2 |c(0)| / sqrt(m) + L C sqrt(log(1/delta) / (2m))``.  Checked on
 Lemma 3's trials and grid (:mod:`verification.claims.rks.lemma3`), with the exact Rademacher
-complexity of F_w for +-1 features, :func:`iln.function_class.rademacher_sign_features`.
+complexity of F_w for +-1 features, :func:`iln.rks.function_class.rademacher_sign_features`.
 """
 
 from __future__ import annotations
 
-from iln import function_class as fc
+from iln.rks import function_class as fc
 from verification import rules
 from verification.catalog import Claim, Source, register
 from verification.claims.rks import lemma3

@@ -25,7 +25,7 @@ has ``eps_t >= 1/2`` (it would get a weight <= 0) and, at ``eps_t = 0``, keeps `
 the whole output (``alpha_t`` is infinite: ``H = h_t``).
 
 The loop takes its weak learner as an argument, so that the conformance claims can drive
-it with the shipped ensemble's own stumps (:func:`iln.baselines.kitchen_sinks.adaboost_stumps`
+it with the shipped ensemble's own stumps (:func:`iln.rks.kitchen_sinks.adaboost_stumps`
 fits scikit-learn's depth-1 trees) and check the loop apart from the choice of stumps.
 """
 

@@ -1,6 +1,6 @@
 """Real data sets for the Random Kitchen Sinks comparisons; nothing is downloaded at run time.
 
-Rahimi & Recht, *Weighted Sums of Random Kitchen Sinks* (``papers/004``), Section 4
+Rahimi & Recht, *Weighted Sums of Random Kitchen Sinks*, Section 4
 compares Random Kitchen Sinks with AdaBoost on *adult*, *KDDCUP99* and *activity*; "the
 datasets were preprocessed by zero-meaning and rescaling each dimension to unit
 variance" (:func:`standardize`).  Those files are not shipped: :func:`load_libsvm` reads
@@ -14,7 +14,7 @@ regression targets are mapped affinely onto [-1, 1] (the label range every learn
 :mod:`iln` assumes), with the map kept in :attr:`Dataset.target_transform`.
 
 Synthetic data live elsewhere: stand-ins for 004's adult and KDD Cup 99 in
-:mod:`iln.synthetic_benchmarks`, the ICML Section 6 experiment and worst-case sequences in
+:mod:`iln.rks.synthetic_benchmarks`, the ICML Section 6 experiment and worst-case sequences in
 :mod:`iln.data`.
 """
 
@@ -379,7 +379,7 @@ def train_test_split_seeded(dataset: Dataset, test_fraction: float, seed) -> Dat
         target transform.
     """
     if not isinstance(dataset, Dataset):
-        raise TypeError(f"dataset must be an iln.datasets.Dataset, got {type(dataset).__name__}")
+        raise TypeError(f"dataset must be an iln.rks.datasets.Dataset, got {type(dataset).__name__}")
     test_fraction = arguments.open_unit(test_fraction, "test_fraction")
     seed = random_streams.as_seed_sequence(seed)
     n = dataset.n

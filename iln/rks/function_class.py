@@ -1,6 +1,6 @@
 """The function class F_p of Random Kitchen Sinks, with members whose values are exact.
 
-Rahimi & Recht, *Weighted Sums of Random Kitchen Sinks* (``papers/004``), eq. (6):
+Rahimi & Recht, *Weighted Sums of Random Kitchen Sinks*, eq. (6):
 ``F_p = {f(x) = int alpha(w) phi(x; w) dw : |alpha(w)| <= C p(w)}``.  Writing
 ``beta(w) = alpha(w) / p(w)`` (the importance ratio, ``|beta| <= C``), a member is
 ``f(x) = E_{w ~ p}[beta(w) phi(x; w)]`` and Algorithm 1's random class is eq. (8),
@@ -40,8 +40,8 @@ import numpy as np
 from scipy import stats
 
 from iln import arguments
-from iln.baselines.kitchen_sinks import minimize_weighted_risk
 from iln.features import FeatureFamily, check_features
+from iln.rks.kitchen_sinks import minimize_weighted_risk
 
 __all__ = [
     "LOSSES",

@@ -1,6 +1,6 @@
 """Seeded synthetic stand-ins for the benchmark data sets of Rahimi & Recht's Section 4.
 
-Rahimi & Recht, *Weighted Sums of Random Kitchen Sinks* (``papers/004``), Section 4 runs
+Rahimi & Recht, *Weighted Sums of Random Kitchen Sinks*, Section 4 runs
 Random Kitchen Sinks and AdaBoost on *adult* ("roughly 32,000 training instances. Each
 categorical variable was replaced by a binary indicator variable over the categories,
 resulting in 123 dimensions"), *KDDCUP99* ("roughly 5,000,000 127-dimensional training
@@ -9,15 +9,15 @@ this module builds data sets with their *structure*: the properties that decide 
 stumps and unconstrained least squares behave on them (binary one-hot columns, many repeated
 rows, class shares).  They are not the real data: every number a check reports on them is a
 number about the stand-in, and says so.  A user with the real files runs on them through
-:func:`iln.datasets.load_libsvm`.
+:func:`iln.rks.datasets.load_libsvm`.
 
 * :func:`adult_like`: 14 attributes coded one-hot into the 123 binary columns of LIBSVM's
   ``a9a``, about 24% positive, label from a logistic model with a few interactions.
 * :func:`kdd_like`: the 41 connection attributes of KDD Cup 99 (3 symbolic ones one-hot),
   about 80% attacks, most attack rows exact copies of a few flood records.
 
-Both return an :class:`iln.datasets.Dataset` with labels in {-1, +1}, raw (not standardized:
-004 standardizes, :func:`iln.datasets.standardize` does it).  Every random draw comes from the
+Both return an :class:`iln.rks.datasets.Dataset` with labels in {-1, +1}, raw (not standardized:
+004 standardizes, :func:`iln.rks.datasets.standardize` does it).  Every random draw comes from the
 explicit ``seed`` through :func:`iln.random_streams.generator`, so the same ``(n, seed)`` gives
 the same arrays in any process and with any number of threads; draws are made in one fixed
 order by numpy (no threads involved).
@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from iln import arguments, random_streams
-from iln.datasets import Dataset
+from iln.rks.datasets import Dataset
 
 __all__ = ["ADULT_ATTRIBUTES", "KDD_ATTACK_SHARE", "KDD_KINDS", "adult_like", "duplicate_share",
            "kdd_like"]
@@ -193,7 +193,7 @@ def adult_like(n: int = 32_561, *, seed) -> Dataset:
              race, sex, gain.astype(int), loss.astype(int), hours, country]
     X = _one_hot(codes, [width for _, width in ADULT_ATTRIBUTES])
     return Dataset(X, y, "adult_like", "classification",
-                   f"synthetic adult-like data (iln.synthetic_benchmarks.adult_like, n={n}, "
+                   f"synthetic adult-like data (iln.rks.synthetic_benchmarks.adult_like, n={n}, "
                    f"seed {_seed_text(seed)}): a9a's 123-column one-hot structure, not the adult data")
 
 
@@ -333,7 +333,7 @@ def kdd_like(n: int = 50_000, *, seed) -> Dataset:
     order = rng.permutation(n)
     X, y = np.vstack(blocks_X)[order], np.concatenate(blocks_y)[order]
     return Dataset(X, y, "kdd_like", "classification",
-                   f"synthetic KDD-Cup-99-like data (iln.synthetic_benchmarks.kdd_like, n={n}, "
+                   f"synthetic KDD-Cup-99-like data (iln.rks.synthetic_benchmarks.kdd_like, n={n}, "
                    f"seed {_seed_text(seed)}): class shares and duplicate rows like KDD's, not the KDD data")
 
 

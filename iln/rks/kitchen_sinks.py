@@ -1,9 +1,9 @@
 """Random Kitchen Sinks and the AdaBoost competitor of its Figure 1.
 
-Rahimi & Recht, *Weighted Sums of Random Kitchen Sinks* (``papers/004``), Algorithm 1:
+Rahimi & Recht, *Weighted Sums of Random Kitchen Sinks*, Algorithm 1:
 
 1. draw ``w_1, ..., w_K`` iid from ``p`` (here a :class:`~iln.features.FeatureFamily`'s
-   sampler; the learner never reads the family's oracle kernel, DESIGN.md principle 1);
+   sampler; the learner never reads the family's oracle kernel, README, Design, principle 1);
 2. featurize ``z_i = [phi(x_i; w_1), ..., phi(x_i; w_K)]``;
 3. with ``w`` fixed, minimise the empirical risk (004 eq. 1, 3)
    ``(1/m) sum_i c(alpha . z_i, y_i)`` over ``alpha in R^K``, optionally subject to
@@ -278,7 +278,7 @@ def minimize_weighted_risk(Z, y, weights, *, loss: str, bound: float) -> np.ndar
     ``argmin_alpha sum_i weights_i c(alpha . z_i, y_i)`` subject to ``|alpha_k| <= bound``:
     with uniform weights ``1/m`` and ``bound = C/K`` it is Algorithm 1's problem on the
     features ``Z``; with the probabilities of a finite distribution as weights it is the
-    minimum of the *true* risk (004 eq. 5) over the class (used by :mod:`iln.function_class`
+    minimum of the *true* risk (004 eq. 5) over the class (used by :mod:`iln.rks.function_class`
     to compute the risk minimisers over ``F_w`` and ``F_p`` exactly).
 
     Parameters
@@ -372,7 +372,7 @@ def random_kitchen_sinks(X, y, family, *, K, seed, loss: str = "quadratic", C=No
     ----------
     X : array of shape (m, D)
         Training inputs in the family's domain (004 Section 4 zero-means and scales
-        each coordinate to unit variance first: see :func:`iln.datasets.standardize`).
+        each coordinate to unit variance first: see :func:`iln.rks.datasets.standardize`).
     y : array of shape (m,)
         Labels: in {-1, +1} for the hinge loss, in [-1, 1] for the quadratic loss.
     family : FeatureFamily

@@ -1,4 +1,4 @@
-"""Random Kitchen Sinks (Rahimi & Recht, ``papers/004``, Algorithm 1), transcribed line by line.
+"""Random Kitchen Sinks (Rahimi & Recht, Algorithm 1), transcribed line by line.
 
 004 Algorithm 1, "The Weighted Sum of Random Kitchen Sinks fitting procedure", numbered as
 this module cites it:
@@ -20,7 +20,7 @@ squares, and when c is the hinge loss, it amounts of fitting a *linear* SVM".  `
 transcribes that practice: line 4 is dropped, and (3) is minimised over all of ``R^K``.
 
 Line 3-4 is solved here by methods other than the shipped ones
-(:func:`iln.baselines.kitchen_sinks.random_kitchen_sinks`), each exact:
+(:func:`iln.rks.kitchen_sinks.random_kitchen_sinks`), each exact:
 
 * quadratic loss, no box: the normal equations' minimum-norm solution ``pinv(Z) y``;
 * quadratic loss, box: every face of the box is tried.  A face fixes each coordinate at

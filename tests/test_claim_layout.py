@@ -1,0 +1,59 @@
+"""A claim is one readable module (issue 17, items 2 and 5): one module per statement, named
+after it, little plumbing per claim, and no comment citing a file outside the repository."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from claim_plumbing import measure
+
+from verification import catalog
+
+ROOT = Path(__file__).resolve().parents[1]
+CLAIMS = ROOT / "verification" / "claims"
+
+#: lines of plumbing per registered claim when issue 17 was filed (revision d3af08f: 1,193
+#: lines for 30 claims, by :func:`claim_plumbing.measure`); the issue asks for half or less.
+AT_FILING = 1193 / 30
+
+
+def test_the_plumbing_per_claim_is_at_most_half_of_what_it_was():
+    counts = measure(CLAIMS)
+    assert counts["registrations"] == len(catalog.load())
+    assert counts["plumbing"] / counts["registrations"] <= AT_FILING / 2
+
+
+def test_the_measure_counts_a_registration_and_a_decide_function_as_plumbing(tmp_path):
+    (tmp_path / "claim.py").write_text(
+        'def trial(config, seed):\n    x = 1\n    return {"x": x}\n\n\n'
+        'def decide(records, config, alpha):\n    """Docstrings do not count."""\n    return records\n\n\n'
+        'register(Claim(\n    id="tiny.one",\n    title="A title long enough to be prose, not plumbing",\n'
+        '    statement=r"\\le 1",\n))\n')
+    assert measure(tmp_path) == {"registrations": 1, "plumbing": 2 + 3, "mathematics": 3 + 2}
+
+
+#: the id's statement part (lemma3, alg1, thm1, ...) spelled as its module's name.
+MODULE_WORDS = {"alg1": "algorithm1", "alg2": "algorithm2", "thm1": "theorem1", "thm2": "theorem2",
+                "cor1": "corollary1", "fig1": "figure1", "fig2": "figure2", "sec6": "section6",
+                "explore": "explorations"}
+
+
+def test_each_claim_is_registered_in_a_module_named_after_its_statement():
+    """Its id in the module of its statement (``lemma3.py`` holds both parts of Lemma 3; a
+    trial two statements share may live in either's module)."""
+    for claim in catalog.load().values():
+        paper, statement = claim.id.split(".")[:2]
+        stem = MODULE_WORDS.get(statement, statement)
+        modules = [p for p in (CLAIMS / paper).glob("*.py") if p.stem.startswith(stem)
+                   or (statement == "sec6" and p.stem == "figure1")]
+        assert any(f'"{claim.id}"' in p.read_text() for p in modules), claim.id
+
+
+def test_no_comment_cites_a_file_outside_the_repository():
+    pattern = re.compile(r"DESIGN\.md|\.\./shared|papers/00\d")
+    offenders = [f"{path.relative_to(ROOT)}:{n}" for package in ("iln", "verification", "tests")
+                 for path in sorted((ROOT / package).rglob("*.py"))
+                 for n, line in enumerate(path.read_text().splitlines(), 1)
+                 if pattern.search(line) and path.name != "test_claim_layout.py"]
+    assert offenders == []
