@@ -57,6 +57,8 @@ import matplotlib
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
+from verification.report.tables import verdict_details
+
 __all__ = ["Plot", "claim_plots"]
 
 #: fixed salt of the SVG element ids (matplotlib otherwise draws it at random).
@@ -485,8 +487,7 @@ def claim_plots(claim_id: str, details: Mapping) -> list[Plot]:
     TypeError
         ``details`` is not a mapping.
     """
-    if not isinstance(details, Mapping):
-        raise TypeError(f"details must be a mapping, got {type(details).__name__}")
+    details = verdict_details(details)
     prefix = _slug(claim_id)
     plots, fits = [], []
     for path, node in _walk(details):

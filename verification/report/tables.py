@@ -152,8 +152,7 @@ def detail_tables(details: Mapping, title: str = "details") -> list[Table]:
     TypeError
         ``details`` is not a mapping.
     """
-    if not isinstance(details, Mapping):
-        raise TypeError(f"details must be a mapping, got {type(details).__name__}")
+    details = verdict_details(details)
     scalars = {k: v for k, v in details.items()
                if not (isinstance(v, Mapping) and v) and not _is_row_list(v)}
     tables = [key_value_table(title, scalars)] if scalars else []
@@ -167,3 +166,16 @@ def detail_tables(details: Mapping, title: str = "details") -> list[Table]:
         elif isinstance(value, Mapping) and value:
             tables.extend(detail_tables(value, path))
     return tables
+
+
+def verdict_details(details: object) -> Mapping:
+    """A verdict's ``details``, checked once for every view of it (its tables, its plots).
+
+    Raises
+    ------
+    TypeError
+        ``details`` is not a mapping.
+    """
+    if not isinstance(details, Mapping):
+        raise TypeError(f"details must be a mapping, got {type(details).__name__}")
+    return details

@@ -31,15 +31,7 @@ from iln.comparator import regret as comparator_regret
 from iln.random_streams import child
 from iln.shrinking_gradient import shrinking_gradient
 from verification import rules
-from verification.catalog import (
-    DESIGN_ALPHA,
-    Claim,
-    Erratum,
-    Quote,
-    Source,
-    profiles,
-    register,
-)
+from verification.catalog import DESIGN_ALPHA, Claim, Erratum, Quote, Source, profiles, register
 from verification.claims.iln.instances import (
     ALGORITHM1_RUNS,
     SEQUENCES,

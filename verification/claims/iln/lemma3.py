@@ -17,14 +17,7 @@ import numpy as np
 from iln import theory
 from iln.random_streams import child
 from verification import rules, statistics
-from verification.catalog import (
-    DESIGN_ALPHA,
-    DESIGN_POWER,
-    Claim,
-    profiles,
-    register,
-    sources,
-)
+from verification.catalog import DESIGN_ALPHA, DESIGN_POWER, Claim, profiles, register, sources
 from verification.claims.iln.instances import ALGORITHM1_RUNS, algorithm1_run, described
 from verification.claims.iln.lemma2 import (
     SECTION6_TARGET,

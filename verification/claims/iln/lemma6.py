@@ -15,15 +15,7 @@ from iln import theory
 from iln.features import RandomCoordinate
 from iln.shrinking_gradient import shrinking_gradient
 from verification import rules, statistics
-from verification.catalog import (
-    DESIGN_POWER,
-    Claim,
-    Erratum,
-    Quote,
-    profiles,
-    register,
-    sources,
-)
+from verification.catalog import DESIGN_POWER, Claim, Erratum, Quote, profiles, register, sources
 from verification.claims.iln.instances import described
 from verification.claims.iln.lemma2 import (
     ADVERSARIAL_STATES,
