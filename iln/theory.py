@@ -398,8 +398,8 @@ def total_feature_samples(B: float, T: int, eta: float | None = None) -> int:
     int
         ``T * m_proof(B, T, eta)``.
     """
-    B, T, eta = _proof_scalars(B, T, eta)
-    return int(T) * _m_proof(B, T, eta)
+    checked = _proof_scalars(B, T, eta)
+    return int(checked[1]) * _m_proof(*checked)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1025,7 +1025,8 @@ def test_time_m(epsilon0: float, delta: float, alpha_l1: float) -> int:
     int
         ``m``, at least 1 (Algorithm 2 draws at least one sample).
     """
-    return _test_time_m(*_scalars(epsilon0=epsilon0, delta=delta, alpha_l1=alpha_l1), corrected=False)
+    eps0, prob, l1 = _scalars(epsilon0=epsilon0, delta=delta, alpha_l1=alpha_l1)
+    return _test_time_m(eps0, prob, l1, corrected=False)
 
 
 def test_time_m_corrected(epsilon0: float, delta: float, alpha_l1: float) -> int:
@@ -1046,7 +1047,8 @@ def test_time_m_corrected(epsilon0: float, delta: float, alpha_l1: float) -> int
     int
         ``m``, at least 1 (Algorithm 2 draws at least one sample).
     """
-    return _test_time_m(*_scalars(epsilon0=epsilon0, delta=delta, alpha_l1=alpha_l1), corrected=True)
+    eps0, prob, l1 = _scalars(epsilon0=epsilon0, delta=delta, alpha_l1=alpha_l1)
+    return _test_time_m(eps0, prob, l1, corrected=True)
 
 
 def _theorem_alpha_l1(B: Any, T: Any) -> float:

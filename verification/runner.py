@@ -248,7 +248,9 @@ class Planting(Protocol):
         (:func:`trials_key`), so they never mix with those of the unmodified code.
     """
 
-    name: str
+    @property
+    def name(self) -> str:
+        """The change's name (read-only: a frozen dataclass's field satisfies it)."""
 
     def apply(self) -> Callable[[], None]:
         """Plant the change in the calling process; returns the function that removes it."""

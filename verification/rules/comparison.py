@@ -131,7 +131,7 @@ def _decide(p: PairedPoint, tail: float) -> PointDecision:
     first = int(np.argmax(higher)) if higher.any() else None
     decision = tail_decision(TailPoint(key=p.key, k=int(higher.sum()), n=n, printed=SHARE_BOUND,
                                        first_event=first, instance=p.instance), tail)
-    counterexample = {**decision.counterexample, **summary, "first_seed_where_statement_fails": first}
+    counterexample = {**(decision.counterexample or {}), **summary, "first_seed_where_statement_fails": first}
     return replace(decision, counterexample=counterexample, row={**decision.row, **summary})
 
 

@@ -169,7 +169,7 @@ class CompiledModuleEdit:
         copy.__dict__["__file__"] = original.__file__
         # Compiled under the module's own file name (the cache is off): a trace then records
         # the edited kernels as the units of the module they replace (verification.reach).
-        exec(compile(edited, original.__file__, "exec", flags=_FLAGS, dont_inherit=True), copy.__dict__)
+        exec(compile(edited, original.__file__ or self.module, "exec", flags=_FLAGS, dont_inherit=True), copy.__dict__)
         saved = {name: getattr(original, name) for name in self.entry_points}
         for name in self.entry_points:
             setattr(original, name, getattr(copy, name))

@@ -40,6 +40,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 
@@ -291,7 +292,7 @@ def _hilbert_exponent() -> dict:
 
 def _rademacher_halved() -> dict:
     # +-1 features: R_m = C E|S_m| / m exactly (iln.rks.function_class.rademacher_sign_features).
-    out = {"instance": "signs: every feature value +-1, C = 1"}
+    out: dict[str, Any] = {"instance": "signs: every feature value +-1, C = 1"}
     violates = True
     for m in (2, 8):
         r_m = Fraction(sum(abs(2 * k - m) * math.comb(m, k) for k in range(m + 1)), 2**m * m)
@@ -384,7 +385,7 @@ def _hinge_deviation_tail(m: int, delta: float) -> Fraction:
 
 def _rks_deviation_constants() -> dict:
     delta = 0.5
-    out = {"instance": "orthogonal, K = 1, C = 1, hinge loss (L = 1), delta = 0.5"}
+    out: dict[str, Any] = {"instance": "orthogonal, K = 1, C = 1, hinge loss (L = 1), delta = 0.5"}
     for m in (10, 100):
         probability = _hinge_deviation_tail(m, delta)
         out[f"probability_m{m}"] = round(float(probability), 9)
@@ -502,7 +503,7 @@ def _online_to_batch_search_trials() -> int:
 
 #: lemma1_first_term_dropped's search: T = 2 (the smallest T at which the run draws anything)
 #: on the near-duplicate inputs with labels +1 at the claim's eta = 0.05, m = 3.
-_LEMMA1_SETTING = {"sequence": "near_duplicate_constant", "eta": 0.05, "m": 3}
+_LEMMA1_SETTING: dict[str, Any] = {"sequence": "near_duplicate_constant", "eta": 0.05, "m": 3}
 _LEMMA1_T = 2
 
 
@@ -574,7 +575,7 @@ def _best_member_worse(K: int) -> Fraction:
     from verification.claims.rks.instances import class_instance
 
     inst = class_instance("orthogonal", 1.0)
-    table = np.asarray(inst.family.table).astype(int)
+    table = np.asarray(cast(Any, inst.family).table).astype(int)  # an AtomFeatures: its feature table
     vote = np.sign(inst.support.label_mean).astype(int)
     rho = [Fraction(4, 5) * Fraction(int(vote @ table[:, j]), 32) for j in range(32)]
     C = Fraction(1)
@@ -1028,7 +1029,7 @@ def run_mutant(mutant: StatementMutant, *, seed: int, store: Path,
     store.parent.mkdir(parents=True, exist_ok=True)
     expected = catalog.get(mutant.claim).expected
     start = time.perf_counter()
-    outcome = {"verdict": ERROR, "verdict_printed": None, "verdict_corrected": None, "error": None,
+    outcome: dict[str, Any] = {"verdict": ERROR, "verdict_printed": None, "verdict_corrected": None, "error": None,
                "reuse": None}
     try:
         # Planned before the mutant is planted, as the runner plans the unmodified sizes.

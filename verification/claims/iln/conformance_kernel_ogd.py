@@ -10,6 +10,8 @@ it, so the runs give the same explicit values to both.
 
 from __future__ import annotations
 
+from typing import Any
+
 from iln.baselines.kernel_ogd import kernel_ogd
 from iln.reference.kernel_ogd import kernel_ogd_reference
 from verification.catalog import Source
@@ -21,7 +23,7 @@ from verification.verdicts import HOLDS
 
 CLAIM_ID = "iln.conformance.kernel_ogd"
 #: without projection (B = None, plain kernel OGD) and with one that binds.
-KERNEL_OGD_RUNS = {
+KERNEL_OGD_RUNS: dict[str, dict[str, Any]] = {
     "unprojected": {"B": None, "eta": 20.0},
     "projected": {"B": 1.0, "eta": 50.0},
 }
