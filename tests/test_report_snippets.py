@@ -71,3 +71,16 @@ def test_quotations_render_as_mathml_without_fallback():
             for s in quotation_segments(q.text):
                 if s.kind == "math":
                     assert "math-fallback" not in mark(s, frozenset()), (e.claim_id, q.location)
+
+
+def test_an_erratum_of_a_plug_in_paper_gets_a_plain_note():
+    erratum = catalog.Erratum(claim_id="tiny.prop2.second_moment", printed={}, corrected=r"\mathbb{E}[X^2] = 1/3",
+                      counterexample="E[X^2] = 1/3 > 1/4 for X ~ U[0, 1]. Exact.", check="the mean rule")
+    note = note_for(erratum)
+    assert note.claim_id == "tiny.prop2.second_moment"
+    assert note.size == "E[X^2] = 1/3 > 1/4 for X ~ U[0, 1]"
+    assert not note.snippet
+    # An erratum of a covered paper without its note is still drift, and says so.
+    with pytest.raises(LookupError, match=r"update verification\.report\.errata\.NOTES"):
+        note_for(catalog.Erratum(claim_id="iln.lemma4.hoeffding", printed={}, corrected="x",
+                         counterexample="no marker of any note", check="-"))

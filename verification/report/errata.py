@@ -157,12 +157,21 @@ NOTES = (
 def note_for(erratum: Erratum) -> Note:
     """The note of ``erratum``: of its claim, with its marker in the counterexample text.
 
+    An erratum of a paper :data:`NOTES` does not cover (a plug-in paper's) gets a plain note:
+    the summary table reads "printed -> corrected" and the violation is the counterexample's
+    first sentence.
+
     Raises
     ------
     LookupError
-        No note, or more than one, fits: :data:`NOTES` and the catalog have drifted apart.
+        No note, or more than one, fits an erratum of a paper :data:`NOTES` covers: the notes
+        and the catalog have drifted apart.
     """
     found = [n for n in NOTES if n.claim_id == erratum.claim_id and n.marker in erratum.counterexample]
+    covered = {n.claim_id.split(".", 1)[0] for n in NOTES}
+    if not found and erratum.claim_id.split(".", 1)[0] not in covered:
+        return Note(erratum.claim_id, "", r"\text{printed} \to \text{corrected}",
+                    erratum.counterexample.split(". ", 1)[0].rstrip("."))
     if len(found) != 1:
         raise LookupError(f"{len(found)} notes fit the erratum of {erratum.claim_id} "
                           f"({erratum.counterexample[:60]!r}...): update verification.report.errata.NOTES")
