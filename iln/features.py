@@ -291,7 +291,7 @@ class RandomStump(_CoordinateFamily):
     """Random decision stumps ``psi(x; (d, t)) = s * sign(x_d - t)``.
 
     ``d`` uniform over the D coordinates and ``t ~ N(0, 1)``: the features of
-    Rahimi & Recht, *Weighted Sums of Random Kitchen Sinks* (004, Section 4),
+    Rahimi & Recht, *Weighted Sums of Random Kitchen Sinks* (RKS, Section 4),
     scaled by ``s < 1`` so that ``|psi| < 1``.
 
     Kernel: ``E[sign(a - t) sign(b - t)] = 1 - 2 |Phi_N(a) - Phi_N(b)|`` with

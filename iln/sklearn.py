@@ -542,7 +542,7 @@ class ShrinkingGradientRegressor(RegressorMixin, _FeatureEstimator):
 
 
 class _KitchenSinks(_FeatureEstimator):
-    """Random Kitchen Sinks (004 Algorithm 1) behind the estimator interface."""
+    """Random Kitchen Sinks (RKS Algorithm 1) behind the estimator interface."""
 
     _parameters: ClassVar[dict] = {
         **_FeatureEstimator._parameters,
@@ -577,7 +577,7 @@ def _gcv_ridge(Z: np.ndarray, y: np.ndarray) -> float:
 
 
 class RandomKitchenSinksRegressor(RegressorMixin, _KitchenSinks):
-    """Random Kitchen Sinks with the quadratic loss (004 Algorithm 1, eq. 1-4) as a regressor.
+    """Random Kitchen Sinks with the quadratic loss (RKS Algorithm 1, eq. 1-4) as a regressor.
 
     Parameters
     ----------
@@ -590,10 +590,10 @@ class RandomKitchenSinksRegressor(RegressorMixin, _KitchenSinks):
         Number of random features.
     C : float, default=None
         The constraint ``||alpha||_inf <= C / K`` of eq. (4), solved exactly; None leaves it
-        out, as 004 does in its experiments.
+        out, as RKS does in its experiments.
     ridge : "auto" or float, default="auto"
         Ridge penalty ``ridge K ||alpha||^2`` added to the mean squared error (see
-        :func:`iln.rks.kitchen_sinks.random_kitchen_sinks`; 004 uses none, 0 gives its
+        :func:`iln.rks.kitchen_sinks.random_kitchen_sinks`; RKS uses none, 0 gives its
         least squares).  ``"auto"``: the value of :data:`RIDGE_GRID` with the smallest
         generalised cross-validation error on the training rows, which regularises
         heavily when K approaches the number of rows.
@@ -663,9 +663,9 @@ class RandomKitchenSinksRegressor(RegressorMixin, _KitchenSinks):
 
 
 class RandomKitchenSinksClassifier(ClassifierMixin, _KitchenSinks):
-    """Random Kitchen Sinks with the hinge loss (004 Algorithm 1) as a classifier.
+    """Random Kitchen Sinks with the hinge loss (RKS Algorithm 1) as a classifier.
 
-    Two classes as in 004; more classes one-vs-rest, every problem on the same K features.
+    Two classes as in RKS; more classes one-vs-rest, every problem on the same K features.
 
     Parameters
     ----------
@@ -673,7 +673,7 @@ class RandomKitchenSinksClassifier(ClassifierMixin, _KitchenSinks):
         As in :class:`RandomKitchenSinksRegressor`.
     svm_C : float, default=1.0
         Without ``C``, the weights are a linear SVM's with this regularisation constant
-        (the practical version of 004's hinge fit).
+        (the practical version of RKS's hinge fit).
 
     Attributes
     ----------

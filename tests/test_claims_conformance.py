@@ -107,7 +107,7 @@ def test_the_weak_learner_gap_is_the_gini_criterion():
     assert worse > 0
 
 
-#: mistakes a reimplementation of 004's learners could contain, each with the claim that flags it
+#: mistakes a reimplementation of RKS's learners could contain, each with the claim that flags it
 #: (not in the self-test's catalog, whose campaign they would change; planted here directly).
 RKS_EDITS = {
     "box_without_1_over_K": (CodeEdit("iln.rks.kitchen_sinks", "random_kitchen_sinks",

@@ -92,6 +92,7 @@ def test_local_processes_give_the_same_verdicts(tmp_path):
     assert _comparable(one) == _comparable(two)
 
 
+@pytest.mark.system
 def test_dask_cluster_gives_the_same_verdicts(tmp_path):
     distributed = pytest.importorskip("distributed")
     local = runner.run(CLAIMS, profile="smoke", seed=6, jobs=1, store=tmp_path / "a.sqlite", quiet=True)
@@ -119,6 +120,7 @@ def _trial_count(path):
         return 0
 
 
+@pytest.mark.system
 def test_sigkill_then_resume_loses_and_repeats_no_trial(tmp_path):
     store = tmp_path / "killed.sqlite"
     # The smoke profile's ~14 batches take about a second after the first lands: a poll

@@ -280,6 +280,7 @@ for j, (shape, n_x, counts, n_signs, kind) in enumerate(json.loads(sys.argv[1]))
 """
 
 
+@pytest.mark.system
 def test_compiled_kernels_do_not_crash_the_interpreter():
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     proc = subprocess.run([sys.executable, "-c", _KERNEL_CHILD, json.dumps(_KERNEL_CASES)], capture_output=True,

@@ -1,4 +1,4 @@
-"""Random Kitchen Sinks (004 Algorithm 1) and the AdaBoost-with-stumps competitor.
+"""Random Kitchen Sinks (RKS Algorithm 1) and the AdaBoost-with-stumps competitor.
 
 Hand-checked small cases, exactness certificates (KKT conditions, LP duality), the
 limit K -> infinity (kernel ridge regression), seeds, bad input, and the oracle's

@@ -126,7 +126,7 @@ def test_kernel_ogd_equals_its_transcription(data):
 
 @pytest.fixture(scope="module")
 def rows():
-    # Standard normal coordinates (standardized data, 004 Section 4) and noisy labels.
+    # Standard normal coordinates (standardized data, RKS Section 4) and noisy labels.
     rng = np.random.default_rng(11)
     X = rng.standard_normal((50, 4))
     y = np.where(X[:, 0] + 0.5 * X[:, 1] ** 2 - 0.5 + 0.7 * rng.standard_normal(50) > 0, 1.0, -1.0)

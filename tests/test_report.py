@@ -483,7 +483,9 @@ def test_the_type_one_and_statement_mutant_campaigns_come_from_their_own_documen
     # Each part names the code it ran (the parts of a self-test may come from different code).
     assert "statement mutants (smoke profile, code at abc): 1 of 2" in page
     # The mutant's search, its math as MathML like all prose (issue 21).
-    assert "The search runs <math" in page and "<mi>T</mi>" in page and "</math>. (43 trials)" in page
+    assert "The search runs <math" in page
+    assert "<mi>T</mi>" in page
+    assert "</math>. (43 trials)" in page
     assert "s grid</td>" in page  # the mutant without a search: the profile's grid
     assert "GAP: not detected" in page
 
@@ -601,7 +603,8 @@ def test_the_committed_report_decides_every_claim_through_the_protocol():
     # being able to fail.
     summary = json.loads((ROOT / "reports" / "summary.json").read_text())
     claims = {c["id"]: c for c in summary["claims"]}
-    assert sorted(claims) == sorted(catalog.load()) and not summary["not_run"]
+    assert sorted(claims) == sorted(catalog.load())
+    assert not summary["not_run"]
     for claim_id, c in claims.items():
         assert c["profile"] == "full", claim_id
         assert isinstance(c["can_fail"], bool), claim_id
@@ -613,7 +616,8 @@ def test_the_committed_report_decides_every_claim_through_the_protocol():
             assert key in c, (claim_id, key)
         assert c["min_detectable_ratio"] is not None, claim_id
     type_one = summary["selftest"]["type_one"]
-    assert type_one["seeds"] >= 200 and type_one["interval"][0] <= type_one["alpha"]
+    assert type_one["seeds"] >= 200
+    assert type_one["interval"][0] <= type_one["alpha"]
 
 
 def test_the_readme_tables_show_each_verdict_with_its_sub_verdicts_and_worst_ratio(store, report, tmp_path, capsys):
@@ -708,10 +712,12 @@ def test_prose_reaches_the_markdown_pages_as_inline_latex(report):
     report_md = (report / "REPORT.md").read_text()
     entry = report_md.split(f"### [`{CLAIMS[0]}`]", 1)[1].split("\n### ", 1)[0]
     counterexample = next(line for line in entry.splitlines() if line.startswith("Counterexample: "))
-    assert "exp(-2 \\* 0.81)" not in counterexample and "$\\pm 0.998" in counterexample
+    assert "exp(-2 \\* 0.81)" not in counterexample
+    assert "$\\pm 0.998" in counterexample
     page = (report / "claims" / "rks.rademacher.bound.md").read_text()
     title = next(line for line in page.splitlines() if line.startswith("**"))
-    assert "sqrt(m)" not in title and "\\sqrt{m}" in title
+    assert "sqrt(m)" not in title
+    assert "\\sqrt{m}" in title
 
 
 def test_a_relation_alone_is_math_and_a_tag_in_a_note_stays_text():

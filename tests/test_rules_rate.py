@@ -159,10 +159,12 @@ def test_a_lower_side_alone_spends_all_of_alpha_on_it_and_ignores_fast_slopes():
     rng = np.random.default_rng(3)
     fast = rate_bound("t", [RatePoint("K", rng.normal(3.0, 0.05, 15), None, lower=1.0, tolerance=0.2)], 1e-3)
     slow = rate_bound("t", [RatePoint("K", rng.normal(0.3, 0.05, 15), None, lower=1.0, tolerance=0.2)], 1e-3)
-    assert fast.verdict == "holds" and slow.verdict == "violated"
+    assert fast.verdict == "holds"
+    assert slow.verdict == "violated"
     # One side: the whole alpha, so the interval's end is the one-sided t quantile at alpha.
     assert slow.details["points"]["K"]["pvalues"].keys() == {"lower"}
-    assert slow.bound == pytest.approx(0.8) and slow.statistic < slow.bound
+    assert slow.bound == pytest.approx(0.8)
+    assert slow.statistic < slow.bound
 
 
 def test_a_rate_point_needs_a_side():

@@ -80,6 +80,7 @@ def test_mutation_runner_flags_a_defect_planted_in_worker_processes(tmp_path):
         assert db.count_trials() == 2 * config["n_trials"]
 
 
+@pytest.mark.system
 def test_defect_on_a_dask_cluster_is_planted_then_removed(tmp_path):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,

@@ -238,7 +238,7 @@ def test_kitchen_sinks_classifier_on_breast_cancer():
     train, test = train_test_split_seeded(load_sklearn_dataset("breast_cancer"), 0.3, seed=0)
     scaled = standardize(train.X, test.X)
     clf = RandomKitchenSinksClassifier(family="stump", K=300, random_state=0).fit(scaled.X_train, train.y)
-    # 004's features on its preprocessing: a linear SVM on 300 stumps separates these
+    # RKS's features on its preprocessing: a linear SVM on 300 stumps separates these
     # classes well; 0.9 is far below what it reaches and far above chance (0.63).
     assert clf.score(scaled.X_test, test.y) > 0.9
 

@@ -49,7 +49,8 @@ def test_mutant_search_config_is_the_claims_with_entries_replaced(name):
     config = mutant.check_config()
     base = catalog.get(mutant.claim).config(mutant.profile)
     assert set(config) == set(base)
-    assert isinstance(config["n_trials"], int) and config["n_trials"] >= 1
+    assert isinstance(config["n_trials"], int)
+    assert config["n_trials"] >= 1
     assert (mutant.config is None) == (not mutant.config_why)
     assert json.loads(json.dumps(mutant.to_json()))["config"] == (None if mutant.config is None else config)
 

@@ -382,6 +382,7 @@ def _check_killed_store(path: Path, size: int, acknowledged: int) -> int:
     return n
 
 
+@pytest.mark.system
 def test_sigkill_in_the_middle_of_a_batch_loses_only_that_batch(tmp_path):
     path, size, stall_at = tmp_path / "s.sqlite", 400, 3
     deadline = time.monotonic() + TIMEOUT_S
@@ -395,6 +396,7 @@ def test_sigkill_in_the_middle_of_a_batch_loses_only_that_batch(tmp_path):
     assert _check_killed_store(path, size, acknowledged=stall_at) == stall_at
 
 
+@pytest.mark.system
 def test_sigkill_at_an_arbitrary_moment_leaves_whole_batches(tmp_path):
     path, size = tmp_path / "s.sqlite", 400
     deadline = time.monotonic() + TIMEOUT_S

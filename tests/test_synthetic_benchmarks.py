@@ -1,4 +1,4 @@
-"""The synthetic stand-ins for 004's data sets: seeded, and with the structure their docstrings
+"""The synthetic stand-ins for RKS's data sets: seeded, and with the structure their docstrings
 document (shapes, one-hot blocks, sparsity, class shares, duplicate rows)."""
 
 import numpy as np

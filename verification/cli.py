@@ -76,7 +76,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", type=Path, metavar="PATH", help="write the run's results as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--data", type=Path, metavar="PATH",
-                   help="a LIBSVM file (004's adult is a9a): run the claims that take a data set "
+                   help="a LIBSVM file (RKS's adult is a9a): run the claims that take a data set "
                         "(by default all of them) on it instead of their own data")
     p.add_argument("--changed", nargs="?", const="", default=None, metavar="REV",
                    help="run only the claims whose code differs from that of their stored trials "

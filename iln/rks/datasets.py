@@ -9,11 +9,11 @@ features, on the LIBSVM binary data sets page) once a user has put them on disk.
 tests and the quick profiles use the small data sets bundled with scikit-learn
 (:func:`load_sklearn_dataset`), which need no network.
 
-Label conventions: classification labels are in {-1, +1} (004 Section 1: ``y_i in +-1``);
+Label conventions: classification labels are in {-1, +1} (RKS Section 1: ``y_i in +-1``);
 regression targets are mapped affinely onto [-1, 1] (the label range every learner of
 :mod:`iln` assumes), with the map kept in :attr:`Dataset.target_transform`.
 
-Synthetic data live elsewhere: stand-ins for 004's adult and KDD Cup 99 in
+Synthetic data live elsewhere: stand-ins for RKS's adult and KDD Cup 99 in
 :mod:`iln.rks.synthetic_benchmarks`, the ICML Section 6 experiment and worst-case sequences in
 :mod:`iln.data`.
 """
@@ -192,7 +192,7 @@ def load_sklearn_dataset(name: str, *, digit: int | None = None) -> Dataset:
     Returns
     -------
     Dataset
-        Raw features; standardise them with :func:`standardize` as 004 Section 4 does.
+        Raw features; standardise them with :func:`standardize` as RKS Section 4 does.
 
     Examples
     --------
@@ -264,7 +264,7 @@ def load_libsvm(path, *, n_features: int | None = None) -> Dataset:
     """Load a binary classification file in LIBSVM/svmlight format, dense, labels in {-1, +1}.
 
     The format of the LIBSVM copies of *adult* (``a9a``/``a9a.t``, 123 features) used in
-    004 Section 4.  Feature indices are one-based (the LIBSVM convention); absent
+    RKS Section 4.  Feature indices are one-based (the LIBSVM convention); absent
     indices are zeros.  Labels {-1, +1} are kept, {0, 1} become {-1, +1}, and any other
     two values map the smaller to -1 and the larger to +1.  Nothing is downloaded.
 
@@ -302,7 +302,7 @@ def load_libsvm(path, *, n_features: int | None = None) -> Dataset:
         raise FileNotFoundError(
             f"LIBSVM data file not found: {str(path)!r} (looked at {looked}). Nothing is "
             f"downloaded at run time: download it by hand from the LIBSVM data sets page "
-            f"{LIBSVM_URL} (004's 'adult' is a9a and a9a.t), then pass its path, or put it in "
+            f"{LIBSVM_URL} (RKS's 'adult' is a9a and a9a.t), then pass its path, or put it in "
             f"{default_data_dir()} (set ${DATA_DIR_ENV} to use another directory)."
         )
     try:
@@ -317,7 +317,7 @@ def load_libsvm(path, *, n_features: int | None = None) -> Dataset:
 
 
 def standardize(X_train, X_test=None) -> Standardization:
-    """Zero mean and unit variance per coordinate, fitted on the training data (004 Section 4).
+    """Zero mean and unit variance per coordinate, fitted on the training data (RKS Section 4).
 
     A constant training column is centred to exactly 0 and not divided (its scale is
     1), so no division by zero occurs and no information leaks from ``X_test``.

@@ -7,27 +7,27 @@ Rahimi & Recht, *Weighted Sums of Random Kitchen Sinks*, eq. (6):
 ``F_w = {sum_k alpha_k phi(x; w_k) : |alpha_k| <= C / K}``.
 
 This module builds members of F_p whose values are known exactly, so that the bounds of
-004 can be checked at their printed constants:
+RKS can be checked at their printed constants:
 
 * :class:`AtomFeatures`: a finite parameter law ``p`` on N atoms and a feature table
   ``phi(x_i; w_j)`` on n support points.  Everything is a finite sum: a member's values,
   the risk of any function under a distribution on the support, and the minimum of the
   risk over all of F_p (a box-constrained convex problem in ``beta``).  Unlike the families
-  of :mod:`iln.features` it allows ``|phi| = 1``, which 004 permits (``|phi| <= 1``) and which
+  of :mod:`iln.features` it allows ``|phi| = 1``, which RKS permits (``|phi| <= 1``) and which
   is the worst case of its bounds.
 * :class:`KernelMember`: ``beta(w) = C sum_j c_j phi(x_j; w)`` with ``sum_j |c_j| <= 1`` for a
   family with an oracle kernel, whose values ``C sum_j c_j k(x_j, x)`` come from the oracle.
 * :class:`LabelledSupport`: a distribution P on finitely many points with ``E[y | x_i]`` given,
-  labels in {-1, +1} (004 Section 1), and the exact risk (004 eq. 5) of the quadratic and
+  labels in {-1, +1} (RKS Section 1), and the exact risk (RKS eq. 5) of the quadratic and
   hinge losses.
 
-It also holds 004's bounds as small functions (eq. 9, 10, 13, 16, 20, 23, 24 and the
+It also holds RKS's bounds as small functions (eq. 9, 10, 13, 16, 20, 23, 24 and the
 explicit constants of the proof of Theorem 1), each citing its equation.
 
-Losses are margin losses ``c(y, y') = c(y y')`` (004 Theorem 1): the quadratic loss
+Losses are margin losses ``c(y, y') = c(y y')`` (RKS Theorem 1): the quadratic loss
 ``(1 - z)^2`` (equal to ``(y - f)^2`` for ``y in {-1, +1}``) and the hinge loss
 ``max(0, 1 - z)``.  The quadratic loss is not Lipschitz on the real line; every function of
-F_p and F_w is bounded by C (Hoelder, 004 proof of Lemma 3), so the margins lie in ``[-C, C]``
+F_p and F_w is bounded by C (Hoelder, RKS proof of Lemma 3), so the margins lie in ``[-C, C]``
 and there it is ``2 (1 + C)``-Lipschitz, the constant :func:`lipschitz_constant` returns.
 """
 
@@ -63,7 +63,7 @@ __all__ = [
     "uniform_deviation_bound",
 ]
 
-#: the margin losses of 004 Section 1 that its Section 4 runs Algorithm 1 with.
+#: the margin losses of RKS Section 1 that its Section 4 runs Algorithm 1 with.
 LOSSES = ("quadratic", "hinge")
 
 
@@ -81,13 +81,13 @@ def lipschitz_constant(loss: str, C: float) -> float:
     ----------
     loss : {"quadratic", "hinge"}
     C : float
-        The class's scalar (004 eq. 6, 8); functions of the class are bounded by C.
+        The class's scalar (RKS eq. 6, 8); functions of the class are bounded by C.
 
     Returns
     -------
     float
         ``2 (1 + C)`` for ``(1 - z)^2`` (its slope ``2 |1 - z|`` on ``|z| <= C``: the quadratic
-        loss is not Lipschitz on R, 004 Theorem 1 needs it only on the range), 1 for the hinge.
+        loss is not Lipschitz on R, RKS Theorem 1 needs it only on the range), 1 for the hinge.
 
     Examples
     --------
@@ -99,22 +99,22 @@ def lipschitz_constant(loss: str, C: float) -> float:
 
 
 def loss_at_zero(loss: str) -> float:
-    """``|c(0)|`` of 004 eq. (13) and (24): 1 for both the quadratic and the hinge loss."""
+    """``|c(0)|`` of RKS eq. (13) and (24): 1 for both the quadratic and the hinge loss."""
     _loss_iv(loss)
     return 1.0
 
 
 def margin_loss(z, loss: str) -> np.ndarray:
-    """``c(z)`` at margins ``z = y f(x)``: ``(1 - z)^2`` or ``max(0, 1 - z)`` (004 Section 1)."""
+    """``c(z)`` at margins ``z = y f(x)``: ``(1 - z)^2`` or ``max(0, 1 - z)`` (RKS Section 1)."""
     z = np.asarray(z, dtype=np.float64)
     return (1.0 - z) ** 2 if _loss_iv(loss) == "quadratic" else np.maximum(0.0, 1.0 - z)
 
 
 # ------------------------------------------------------------------------------------------
-# 004's bounds
+# RKS's bounds
 # ------------------------------------------------------------------------------------------
 def hilbert_concentration_bound(M: float, K: int, delta: float) -> float:
-    """``M / sqrt(K) (1 + sqrt(2 log(1/delta)))``: 004 Appendix A, Lemma 4, eq. (16).
+    """``M / sqrt(K) (1 + sqrt(2 log(1/delta)))``: RKS Appendix A, Lemma 4, eq. (16).
 
     With probability at least ``1 - delta`` the average of K iid vectors in the ball of radius
     M of a Hilbert space lies this close to its mean.
@@ -131,7 +131,7 @@ def hilbert_concentration_bound(M: float, K: int, delta: float) -> float:
 
 
 def mcdiarmid_tail(M: float, K: int, eps: float) -> float:
-    """``exp(-K eps^2 / (2 M^2))``: 004 eq. (20), McDiarmid's bound on
+    """``exp(-K eps^2 / (2 M^2))``: RKS eq. (20), McDiarmid's bound on
     ``P[||X_bar - E X_bar|| - M / sqrt(K) >= eps]`` (differences ``2M/K``, eq. 17)."""
     M = arguments.positive_real(M, "M")
     K = arguments.integer(K, "K", 1)
@@ -140,18 +140,18 @@ def mcdiarmid_tail(M: float, K: int, eps: float) -> float:
 
 
 def approximation_bound(C: float, K: int, delta: float) -> float:
-    """``C / sqrt(K) (1 + sqrt(2 log(1/delta)))``: 004 Lemma 1, eq. (9) (and eps_app / L)."""
+    """``C / sqrt(K) (1 + sqrt(2 log(1/delta)))``: RKS Lemma 1, eq. (9) (and eps_app / L)."""
     return hilbert_concentration_bound(C, K, delta)
 
 
 def risk_approximation_bound(L: float, C: float, K: int, delta: float) -> float:
-    """``L C / sqrt(K) (1 + sqrt(2 log(1/delta)))``: 004 Lemma 2, eq. (10), the ``eps_app`` of
+    """``L C / sqrt(K) (1 + sqrt(2 log(1/delta)))``: RKS Lemma 2, eq. (10), the ``eps_app`` of
     the proof of Theorem 1."""
     return arguments.positive_real(L, "L") * approximation_bound(C, K, delta)
 
 
 def estimation_bound(L: float, C: float, c0: float, m: int, delta: float) -> float:
-    """``(4 L C + 2 |c(0)| + L C sqrt(log(1/delta) / 2)) / sqrt(m)``: 004 Lemma 3, eq. (13),
+    """``(4 L C + 2 |c(0)| + L C sqrt(log(1/delta) / 2)) / sqrt(m)``: RKS Lemma 3, eq. (13),
     the ``eps_est`` of the proof of Theorem 1."""
     L, C = arguments.positive_real(L, "L"), arguments.positive_real(C, "C")
     c0 = abs(arguments.finite_real(c0, "c0"))
@@ -161,19 +161,19 @@ def estimation_bound(L: float, C: float, c0: float, m: int, delta: float) -> flo
 
 
 def excess_risk_bound(L: float, C: float, c0: float, m: int, K: int, delta: float) -> float:
-    """``2 eps_est + eps_app``: the explicit form of 004 Theorem 1 (eq. 7) given by its proof,
+    """``2 eps_est + eps_app``: the explicit form of RKS Theorem 1 (eq. 7) given by its proof,
     holding with probability at least ``1 - 2 delta``."""
     return 2.0 * estimation_bound(L, C, c0, m, delta) + risk_approximation_bound(L, C, K, delta)
 
 
 def rademacher_bound(C: float, m: int) -> float:
-    """``C / sqrt(m)``: 004 Appendix B, eq. (21)-(23), the bound on ``R_m[F_w]``."""
+    """``C / sqrt(m)``: RKS Appendix B, eq. (21)-(23), the bound on ``R_m[F_w]``."""
     return arguments.positive_real(C, "C") / math.sqrt(arguments.integer(m, "m", 1))
 
 
 def uniform_deviation_bound(L: float, C: float, c0: float, m: int, delta: float,
                             rademacher: float) -> float:
-    """``4 L R_m + 2 |c(0)| / sqrt(m) + L C sqrt(log(1/delta) / (2 m))``: 004 Theorem 2, eq. (24),
+    """``4 L R_m + 2 |c(0)| / sqrt(m) + L C sqrt(log(1/delta) / (2 m))``: RKS Theorem 2, eq. (24),
     the bound on ``R[f] - R_emp[f]`` over a class bounded by C."""
     L, C = arguments.positive_real(L, "L"), arguments.positive_real(C, "C")
     c0 = abs(arguments.finite_real(c0, "c0"))
@@ -209,7 +209,7 @@ def rademacher_sign_features(C: float, m: int) -> float:
 class AtomFeatures(FeatureFamily):
     """A parameter law on N atoms and a feature table on n support points.
 
-    ``phi(x_i; w_j) = table[i, j]`` with ``|table| <= 1`` (004 allows ``|phi| = 1``), and
+    ``phi(x_i; w_j) = table[i, j]`` with ``|table| <= 1`` (RKS allows ``|phi| = 1``), and
     ``p(w_j) = probabilities[j]``.  Inputs are support indices (shape ``(n_points, 1)``),
     parameters atom indices (shape ``(K, 1)``).  The oracle kernel is
     ``k(x_i, x_l) = sum_j p_j table[i, j] table[l, j]``.
@@ -226,7 +226,7 @@ class AtomFeatures(FeatureFamily):
     def __init__(self, table, probabilities):
         table = check_features(table, np.asarray(table).shape[-1], "table")
         if table.size == 0 or np.max(np.abs(table)) > 1.0:
-            raise ValueError("table must be non-empty with |phi| <= 1 (004 Algorithm 1)")
+            raise ValueError("table must be non-empty with |phi| <= 1 (RKS Algorithm 1)")
         p = np.asarray(probabilities, dtype=np.float64)
         if p.shape != (table.shape[1],):
             raise ValueError(f"probabilities must have shape ({table.shape[1]},), got {p.shape}")
@@ -296,7 +296,7 @@ class AtomFeatures(FeatureFamily):
 class KernelMember:
     """``f(x) = E_{w ~ p}[beta(w) phi(x; w)]`` with ``beta(w) = C sum_j c_j phi(x_j; w)``.
 
-    ``sum_j |c_j| <= 1`` and ``|phi| <= 1`` give ``|beta| <= C``, so f is in F_p (004 eq. 6);
+    ``sum_j |c_j| <= 1`` and ``|phi| <= 1`` give ``|beta| <= C``, so f is in F_p (RKS eq. 6);
     its value is ``C sum_j c_j k(x_j, x)`` through the family's oracle kernel.
 
     Attributes
@@ -351,7 +351,7 @@ class AtomMember:
         if beta.shape != (self.family.n_atoms,) or not np.all(np.isfinite(beta)):
             raise ValueError(f"beta must be finite with shape ({self.family.n_atoms},), got {beta.shape}")
         if np.max(np.abs(beta)) > C * (1 + 1e-12):
-            raise ValueError(f"beta must satisfy |beta_j| <= C = {C} (004 eq. 6)")
+            raise ValueError(f"beta must satisfy |beta_j| <= C = {C} (RKS eq. 6)")
         object.__setattr__(self, "beta", beta)
         object.__setattr__(self, "C", C)
 
@@ -364,14 +364,14 @@ class AtomMember:
 
 
 def atom_member(family: AtomFeatures, beta, C: float) -> AtomMember:
-    """The member ``sum_j p_j beta_j phi(.; w_j)`` of F_p (004 eq. 6 with ``alpha_j = p_j beta_j``)."""
+    """The member ``sum_j p_j beta_j phi(.; w_j)`` of F_p (RKS eq. 6 with ``alpha_j = p_j beta_j``)."""
     if not isinstance(family, AtomFeatures):
         raise TypeError(f"family must be an AtomFeatures, got {type(family).__name__}")
     return AtomMember(family, beta, C)
 
 
 def kitchen_sink_witness(member, W) -> np.ndarray:
-    """The weights ``alpha_k = beta(w_k) / K`` of the proof of 004 Lemma 1.
+    """The weights ``alpha_k = beta(w_k) / K`` of the proof of RKS Lemma 1.
 
     The function ``sum_k alpha_k phi(.; w_k)`` is the sample average of
     ``f_k = beta(w_k) phi(.; w_k)``, whose mean is f*; ``|alpha_k| <= C / K`` puts it in F_w.
@@ -413,7 +413,7 @@ class LabelledSupport:
         return self.X.shape[0]
 
     def risk(self, values, loss: str) -> float:
-        """The true risk ``R[f] = E c(y f(x))`` (004 eq. 5) from f's values on the support."""
+        """The true risk ``R[f] = E c(y f(x))`` (RKS eq. 5) from f's values on the support."""
         f = np.asarray(values, dtype=np.float64)
         if f.shape != (self.n,):
             raise ValueError(f"values must have shape ({self.n},), got {f.shape}")

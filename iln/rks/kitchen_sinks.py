@@ -5,27 +5,27 @@ Rahimi & Recht, *Weighted Sums of Random Kitchen Sinks*, Algorithm 1:
 1. draw ``w_1, ..., w_K`` iid from ``p`` (here a :class:`~iln.features.FeatureFamily`'s
    sampler; the learner never reads the family's oracle kernel, README, Design, principle 1);
 2. featurize ``z_i = [phi(x_i; w_1), ..., phi(x_i; w_K)]``;
-3. with ``w`` fixed, minimise the empirical risk (004 eq. 1, 3)
+3. with ``w`` fixed, minimise the empirical risk (RKS eq. 1, 3)
    ``(1/m) sum_i c(alpha . z_i, y_i)`` over ``alpha in R^K``, optionally subject to
-   ``||alpha||_inf <= C / K`` (004 eq. 4).
+   ``||alpha||_inf <= C / K`` (RKS eq. 4).
 
-Scaling conventions (004 Algorithm 1 and eq. 8).  The model is
+Scaling conventions (RKS Algorithm 1 and eq. 8).  The model is
 ``f(x) = sum_k alpha_k phi(x; w_k)`` with *no* ``1/K`` factor on the features: the
-``1/K`` sits in the constraint, ``|alpha_k| <= C/K``.  In the proof of 004 Lemma 1 the
+``1/K`` sits in the constraint, ``|alpha_k| <= C/K``.  In the proof of RKS Lemma 1 the
 coefficients are ``alpha_k = beta_k / K`` with ``beta_k = alpha(w_k) / p(w_k)``, so
-``K ||alpha||_inf`` is the importance ratio ``C`` of 004 eq. (6) and
+``K ||alpha||_inf`` is the importance ratio ``C`` of RKS eq. (6) and
 ``K ||alpha||_2^2 = (1/K) sum_k beta_k^2`` is the Monte-Carlo estimate of the squared
 norm ``int alpha(w)^2 / p(w) dw``; this is why the optional ridge penalty below is
 ``ridge * K * ||alpha||^2`` (its limit in K is kernel ridge regression with a fixed
-regulariser).  The project's families keep ``|psi| < 1`` (004 asks ``|phi| <= 1``):
-:class:`~iln.features.RandomStump` is ``0.999 * sign(x_d - t)`` rather than 004's
+regulariser).  The project's families keep ``|psi| < 1`` (RKS asks ``|phi| <= 1``):
+:class:`~iln.features.RandomStump` is ``0.999 * sign(x_d - t)`` rather than RKS's
 ``sign(x_d - t)`` (Section 4), so its ``alpha`` is the paper's divided by 0.999;
 :class:`~iln.features.RandomFourier` is ``cos(w.x + b)`` without the ``sqrt(2)`` of
 Rahimi & Recht 2007, so its kernel is half the Gaussian kernel.
 
 Solvers.
 
-* ``loss="quadratic"``, ``C=None`` (the default, as 004 Section 4 does in practice: "we
+* ``loss="quadratic"``, ``C=None`` (the default, as RKS Section 4 does in practice: "we
   let C be large enough that the constraint (4) remains inactive"): least squares,
   ``numpy.linalg.lstsq`` (minimum-norm solution when ``Z`` is rank deficient), or with
   ``ridge > 0`` the ridge solution via the SVD of ``Z``.
@@ -36,13 +36,13 @@ Solvers.
 * ``loss="hinge"``, ``C`` given: the linear program
   ``min (1/m) sum_i xi_i`` s.t. ``xi_i >= 1 - y_i alpha . z_i``, ``xi >= 0``,
   ``|alpha_k| <= C/K`` (``scipy.optimize.linprog``, HiGHS), alpha clipped as above.
-* ``loss="hinge"``, ``C=None``: 004 says the hinge case "amounts [to] fitting a *linear*
+* ``loss="hinge"``, ``C=None``: RKS says the hinge case "amounts [to] fitting a *linear*
   SVM".  Without the box the hinge risk is still bounded below (by 0) but on data that
   the features separate its minimisers form an unbounded set (any multiple of a
   separating ``alpha`` attains risk 0) and a vertex an LP solver returns is arbitrary.
   The practical version is therefore the L2-regularised linear SVM
   ``min_alpha 1/2 ||alpha||^2 + svm_C sum_i max(0, 1 - y_i alpha . z_i)``
-  (``sklearn.svm.LinearSVC``, hinge loss, no intercept since 004's model has none), i.e.
+  (``sklearn.svm.LinearSVC``, hinge loss, no intercept since RKS's model has none), i.e.
   eq. (3) plus ``lambda ||alpha||^2`` with ``lambda = 1 / (2 m svm_C)``.
 
 The budget (:mod:`iln.budget`) of a fit is ``K`` parameters sampled and ``K * m``
@@ -75,7 +75,7 @@ __all__ = [
     "random_kitchen_sinks",
 ]
 
-#: losses of 004 Section 1 that Algorithm 1 is run with in 004 Section 4.
+#: losses of RKS Section 1 that Algorithm 1 is run with in RKS Section 4.
 LOSSES = ("quadratic", "hinge")
 
 # The bounded-variable least-squares solver stops when the first-order optimality
@@ -105,7 +105,7 @@ class SolverConvergenceError(RuntimeError):
 
 @dataclass(frozen=True)
 class KitchenSinksResult:
-    """The function ``f(x) = sum_k alpha_k phi(x; w_k)`` that 004 Algorithm 1 returns.
+    """The function ``f(x) = sum_k alpha_k phi(x; w_k)`` that RKS Algorithm 1 returns.
 
     Attributes
     ----------
@@ -114,15 +114,15 @@ class KitchenSinksResult:
     alpha : ndarray of shape (K,)
         The fitted weights.
     loss : {"quadratic", "hinge"}
-        The loss ``c`` of 004 eq. (1) and (3).
+        The loss ``c`` of RKS eq. (1) and (3).
     constrained : bool
-        Whether ``||alpha||_inf <= C/K`` (004 eq. 4) was imposed.
+        Whether ``||alpha||_inf <= C/K`` (RKS eq. 4) was imposed.
     budget : Budget
         ``K`` parameters sampled and ``K * m`` evaluations of ``psi`` in training.
     train_seconds : float
-        Wall-clock time of sampling, featurizing and solving (004 Figure 1, column 2).
+        Wall-clock time of sampling, featurizing and solving (RKS Figure 1, column 2).
     train_risk : float
-        Empirical risk (004 eq. 1/3) of ``alpha`` on the training data, without any
+        Empirical risk (RKS eq. 1/3) of ``alpha`` on the training data, without any
         regulariser: mean squared error or mean hinge loss.
     family : FeatureFamily
         The family the features came from.
@@ -154,11 +154,11 @@ class KitchenSinksResult:
 
     @property
     def alpha_inf_norm(self) -> float:
-        """``||alpha||_inf``, the quantity of 004 Figure 2."""
+        """``||alpha||_inf``, the quantity of RKS Figure 2."""
         return float(np.max(np.abs(self.alpha)))
 
     def decision_function(self, X) -> np.ndarray:
-        """``f(x) = sum_k alpha_k phi(x; w_k)`` at each row of ``X`` (004 Algorithm 1, output).
+        """``f(x) = sum_k alpha_k phi(x; w_k)`` at each row of ``X`` (RKS Algorithm 1, output).
 
         Parameters
         ----------
@@ -184,10 +184,10 @@ class KitchenSinksResult:
 
 
 def _check_labels(y, m: int, loss: str) -> np.ndarray:
-    # 004 Section 1 takes y in {-1, +1}; the quadratic loss also fits labels in [-1, 1].
+    # RKS Section 1 takes y in {-1, +1}; the quadratic loss also fits labels in [-1, 1].
     arr = arguments.labels(y, "y", m)
     if loss == "hinge" and not np.all(np.abs(arr) == 1.0):
-        raise ValueError("y must hold labels in {-1, +1} for the hinge loss (004 Section 1)")
+        raise ValueError("y must hold labels in {-1, +1} for the hinge loss (RKS Section 1)")
     return arr
 
 
@@ -216,11 +216,11 @@ def _validate(X, y, family, K, seed, loss, C, ridge, svm_C, svm_max_iter, svm_to
 
 def _featurize(family: FeatureFamily, X: np.ndarray, W: np.ndarray) -> np.ndarray:
     Z = np.asarray(family.psi(X, W), dtype=np.float64)
-    # 004 Algorithm 1 requires a bounded feature, |phi| <= 1; the bounds of its
+    # RKS Algorithm 1 requires a bounded feature, |phi| <= 1; the bounds of its
     # Theorem 1 mean nothing for a family that breaks it, so refuse rather than fit.
     if not np.all(np.isfinite(Z)) or (Z.size and np.max(np.abs(Z)) > 1.0):
         raise ValueError(f"family {family!r} returned a feature value outside [-1, 1] "
-                         "(004 Algorithm 1 requires |phi(x; w)| <= 1)")
+                         "(RKS Algorithm 1 requires |phi(x; w)| <= 1)")
     return Z
 
 
@@ -273,12 +273,12 @@ def _weighted_hinge_lp(Z, y, weights, bound):
 
 
 def minimize_weighted_risk(Z, y, weights, *, loss: str, bound: float) -> np.ndarray:
-    """Solve 004 eq. (3)-(4) for given features, with a weight per example.
+    """Solve RKS eq. (3)-(4) for given features, with a weight per example.
 
     ``argmin_alpha sum_i weights_i c(alpha . z_i, y_i)`` subject to ``|alpha_k| <= bound``:
     with uniform weights ``1/m`` and ``bound = C/K`` it is Algorithm 1's problem on the
     features ``Z``; with the probabilities of a finite distribution as weights it is the
-    minimum of the *true* risk (004 eq. 5) over the class (used by :mod:`iln.rks.function_class`
+    minimum of the *true* risk (RKS eq. 5) over the class (used by :mod:`iln.rks.function_class`
     to compute the risk minimisers over ``F_w`` and ``F_p`` exactly).
 
     Parameters
@@ -366,12 +366,12 @@ def _risk(Z, y, alpha, loss) -> float:
 def random_kitchen_sinks(X, y, family, *, K, seed, loss: str = "quadratic", C=None,
                          ridge: float = 0.0, svm_C: float = 1.0, svm_max_iter: int = 1_000_000,
                          svm_tol: float = 1e-4) -> KitchenSinksResult:
-    """Fit a weighted sum of random kitchen sinks (004 Algorithm 1).
+    """Fit a weighted sum of random kitchen sinks (RKS Algorithm 1).
 
     Parameters
     ----------
     X : array of shape (m, D)
-        Training inputs in the family's domain (004 Section 4 zero-means and scales
+        Training inputs in the family's domain (RKS Section 4 zero-means and scales
         each coordinate to unit variance first: see :func:`iln.rks.datasets.standardize`).
     y : array of shape (m,)
         Labels: in {-1, +1} for the hinge loss, in [-1, 1] for the quadratic loss.
@@ -382,16 +382,16 @@ def random_kitchen_sinks(X, y, family, *, K, seed, loss: str = "quadratic", C=No
     seed : int or numpy.random.SeedSequence
         Child 0 draws the features; child 1 seeds liblinear's coordinate order.
     loss : {"quadratic", "hinge"}, default="quadratic"
-        The loss ``c`` of 004 eq. (1): ``(f - y)^2`` or ``max(0, 1 - y f)``.
+        The loss ``c`` of RKS eq. (1): ``(f - y)^2`` or ``max(0, 1 - y f)``.
     C : float, optional
-        When given, impose ``||alpha||_inf <= C/K`` (004 eq. 4) and solve exactly
+        When given, impose ``||alpha||_inf <= C/K`` (RKS eq. 4) and solve exactly
         (bounded-variable least squares, or a linear program for the hinge loss, which
         takes ``C/K <= 1e15``: the solver fails on boxes near its infinity, 1e20).
-        Default ``None``: unconstrained, as 004 Section 4 runs it in practice.
+        Default ``None``: unconstrained, as RKS Section 4 runs it in practice.
     ridge : float, default=0.0
         Quadratic loss only: add ``ridge * K * ||alpha||^2`` to (1/m) times the squared
         error (module docstring: the ``K`` makes the limit in ``K`` kernel ridge
-        regression with regulariser ``ridge``).  Not in 004, which uses none.
+        regression with regulariser ``ridge``).  Not in RKS, which uses none.
     svm_C : float, default=1.0
         Hinge loss with ``C=None`` only: the linear SVM's ``C`` in
         ``1/2 ||alpha||^2 + svm_C sum_i hinge_i``.  Ignored otherwise.
@@ -445,11 +445,11 @@ def random_kitchen_sinks(X, y, family, *, K, seed, loss: str = "quadratic", C=No
 
 
 # ---------------------------------------------------------------------------------------
-# AdaBoost with decision stumps: 004's competitor (Section 4, Figure 1).
+# AdaBoost with decision stumps: RKS's competitor (Section 4, Figure 1).
 # ---------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class AdaBoostResult:
-    """A fitted AdaBoost ensemble of decision stumps (004 Section 4, Figure 1).
+    """A fitted AdaBoost ensemble of decision stumps (RKS Section 4, Figure 1).
 
     Attributes
     ----------
@@ -498,7 +498,7 @@ def _adaboost_algorithm_kwargs(cls) -> dict:
 
 
 def adaboost_stumps(X, y, *, n_estimators, seed) -> AdaBoostResult:
-    """AdaBoost (discrete, SAMME) over depth-1 decision trees, 004's competitor in Figure 1.
+    """AdaBoost (discrete, SAMME) over depth-1 decision trees, RKS's competitor in Figure 1.
 
     Parameters
     ----------
@@ -507,7 +507,7 @@ def adaboost_stumps(X, y, *, n_estimators, seed) -> AdaBoostResult:
     y : array of shape (m,)
         Labels in {-1, +1}, both present.
     n_estimators : int
-        Boosting rounds (the ``K`` of 004 Figure 1 for AdaBoost), ``>= 1``.
+        Boosting rounds (the ``K`` of RKS Figure 1 for AdaBoost), ``>= 1``.
     seed : int or numpy.random.SeedSequence
         Seeds the stumps' tie-breaking between equally good splits.
 

@@ -17,7 +17,7 @@ number about the stand-in, and says so.  A user with the real files runs on them
   about 80% attacks, most attack rows exact copies of a few flood records.
 
 Both return an :class:`iln.rks.datasets.Dataset` with labels in {-1, +1}, raw (not standardized:
-004 standardizes, :func:`iln.rks.datasets.standardize` does it).  Every random draw comes from the
+RKS standardizes, :func:`iln.rks.datasets.standardize` does it).  Every random draw comes from the
 explicit ``seed`` through :func:`iln.random_streams.generator`, so the same ``(n, seed)`` gives
 the same arrays in any process and with any number of threads; draws are made in one fixed
 order by numpy (no threads involved).
@@ -103,7 +103,7 @@ def _seed_text(seed) -> str:
 
 
 def adult_like(n: int = 32_561, *, seed) -> Dataset:
-    """A synthetic data set with the structure of *adult* as 004 Section 4 uses it (LIBSVM a9a).
+    """A synthetic data set with the structure of *adult* as RKS Section 4 uses it (LIBSVM a9a).
 
     Each row is a person with 14 attributes (:data:`ADULT_ATTRIBUTES`), drawn from a latent
     "status" ``z ~ N(0, 1)``, sex and age: schooling, occupation, hours, capital gains and the
@@ -115,7 +115,7 @@ def adult_like(n: int = 32_561, *, seed) -> Dataset:
     Parameters
     ----------
     n : int, default=32561
-        Rows (a9a's training file has 32,561; 004: "roughly 32,000"), from 2 up.
+        Rows (a9a's training file has 32,561; RKS: "roughly 32,000"), from 2 up.
     seed : int or numpy.random.SeedSequence
         Keyword only, required.
 
@@ -262,7 +262,7 @@ def _kdd_numeric(rng: np.random.Generator, center: np.ndarray, rows: int) -> np.
 
 
 def kdd_like(n: int = 50_000, *, seed) -> Dataset:
-    """A synthetic data set with the structure of *KDD Cup 99* (004 Section 4: subsampled to
+    """A synthetic data set with the structure of *KDD Cup 99* (RKS Section 4: subsampled to
     50,000 training instances).
 
     Each row is a network connection of one of the kinds in :data:`KDD_KINDS`, drawn with the
@@ -296,7 +296,7 @@ def kdd_like(n: int = 50_000, *, seed) -> Dataset:
 
     Not shared: the real records and their dependencies (the kinds' centres are random, not
     the real traffic's), the real difficulty (the kinds here are far apart, so the task is
-    easier than KDD's), the 127 columns 004 reports (its coding is not described; this one
+    easier than KDD's), the 127 columns RKS reports (its coding is not described; this one
     gives 122), and the test set's different attack mix.  A verdict reached on this set is
     about the stand-in, not about KDD Cup 99.
 

@@ -1,1 +1,1 @@
-"""The claims of the papers, a package per paper and a module per group of related claims."""
+"""The claims of the papers, a package per paper and a module per numbered statement."""

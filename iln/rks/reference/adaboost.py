@@ -1,6 +1,6 @@
-"""AdaBoost with decision stumps, the competitor of 004 Figure 1, transcribed line by line.
+"""AdaBoost with decision stumps, the competitor of RKS Figure 1, transcribed line by line.
 
-004 Section 4 compares Algorithm 1 with "Adaboosted decision stumps" and cites for AdaBoost
+RKS Section 4 compares Algorithm 1 with "Adaboosted decision stumps" and cites for AdaBoost
 Schapire's overview [7] and Friedman, Hastie & Tibshirani [8].  The algorithm is Freund &
 Schapire's (discrete) AdaBoost as [7] prints it, numbered as this module cites it:
 
@@ -16,7 +16,7 @@ Schapire's (discrete) AdaBoost as [7] prints it, numbered as this module cites i
     7  Output H(x) = sign(sum_t alpha_t h_t(x)).
 
 The weak learner of [7] returns a hypothesis whose "goodness [...] is measured by its error"
-``eps_t``; over decision stumps (004 Section 4: ``phi(x; w) = sign(x_{w_d} - w_t)``) it is
+``eps_t``; over decision stumps (RKS Section 4: ``phi(x; w) = sign(x_{w_d} - w_t)``) it is
 :func:`best_stump`, the stump of least weighted error (ties to the first in the order
 coordinate, threshold, sign; a stump's thresholds are the midpoints between consecutive
 distinct values of its coordinate and one below them all, which gives the constant

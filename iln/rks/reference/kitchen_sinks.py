@@ -1,6 +1,6 @@
 """Random Kitchen Sinks (Rahimi & Recht, Algorithm 1), transcribed line by line.
 
-004 Algorithm 1, "The Weighted Sum of Random Kitchen Sinks fitting procedure", numbered as
+RKS Algorithm 1, "The Weighted Sum of Random Kitchen Sinks fitting procedure", numbered as
 this module cites it:
 
 .. code-block:: text
@@ -94,7 +94,7 @@ class KitchenSinksReference:
 
 
 def empirical_risk(Z, y, alpha, loss: str) -> float:
-    """004 eq. (1) and (3): ``(1/m) sum_i c(alpha^T z_i, y_i)``, ``c`` quadratic or hinge."""
+    """RKS eq. (1) and (3): ``(1/m) sum_i c(alpha^T z_i, y_i)``, ``c`` quadratic or hinge."""
     if loss == "quadratic":
         return sum((float(Z[i] @ alpha) - y[i]) ** 2 for i in range(len(y))) / len(y)
     return sum(max(0.0, 1.0 - y[i] * float(Z[i] @ alpha)) for i in range(len(y))) / len(y)
@@ -145,14 +145,14 @@ def _hinge_linear_program(Z, y, bound):
 
 def random_kitchen_sinks_reference(X, y, family: FeatureFamily, *, K, seed, loss: str = "quadratic",
                                    C=None) -> KitchenSinksReference:
-    """004 Algorithm 1, line by line.
+    """RKS Algorithm 1, line by line.
 
     Parameters
     ----------
     X : array of shape (m, D)
         Training inputs in the family's domain.
     y : array of shape (m,)
-        Labels in {-1, +1} (004 Section 1); for the quadratic loss any values in [-1, 1].
+        Labels in {-1, +1} (RKS Section 1); for the quadratic loss any values in [-1, 1].
     family : FeatureFamily
         ``p(w)`` and ``phi(x; w)``; only sampled and evaluated.
     K : int
@@ -188,9 +188,9 @@ def random_kitchen_sinks_reference(X, y, family: FeatureFamily, *, K, seed, loss
     if y.shape != (m,):
         raise ValueError(f"y must have shape ({m},) to match X, got {y.shape}")
     if loss == "hinge" and not np.all(np.abs(y) == 1.0):
-        raise ValueError("y must hold labels in {-1, +1} for the hinge loss (004 Section 1)")
+        raise ValueError("y must hold labels in {-1, +1} for the hinge loss (RKS Section 1)")
     if np.any(np.abs(y) > 1.0):
-        raise ValueError("y must hold labels in [-1, 1] (004 Section 1 takes y in {-1, +1})")
+        raise ValueError("y must hold labels in [-1, 1] (RKS Section 1 takes y in {-1, +1})")
     K = arguments.length(K, "K", 1)
     seed = random_streams.as_seed_sequence(seed, "seed")
     bound = None if C is None else arguments.positive_real(C, "C") / K
@@ -202,7 +202,7 @@ def random_kitchen_sinks_reference(X, y, family: FeatureFamily, *, K, seed, loss
     Z = np.array([[float(family.psi(X[i : i + 1], W[k : k + 1])[0, 0])             # line 2
                    for k in range(K)] for i in range(m)])
     if np.any(np.abs(Z) > 1.0):
-        raise ValueError("family must give |phi(x; w)| <= 1 (004 Algorithm 1's input)")
+        raise ValueError("family must give |phi(x; w)| <= 1 (RKS Algorithm 1's input)")
     if loss == "quadratic" and bound is None:                                        # line 3
         alpha = np.linalg.pinv(Z) @ y          # "simple linear least squares"
     elif loss == "quadratic":                                                        # lines 3-4

@@ -208,7 +208,7 @@ register(Claim(
     # factor 2 to spare; ICML's sum of P_1..P_T is also valid, since the last round's
     # -||hat f_{T+1} - f*||^2 can be dropped without P_{T+1}. Fixed before running.
     rule="mean bound", expected=HOLDS, trial=lemma1_trial, decide=lemma1_decide,
-    # Runs are cheap (T = 64), so the sizes are large; bootstrap, power from the sample sd.
+    # Runs are cheap (T = 64), so the sizes are large: the exact interval of the mean rule needs them.
     configs=profiles({"T": 64, "B": 1.0, "data_seed": 11, "settings": _LEMMA1_SETTINGS},
                      smoke={"n_trials": 30}, quick={"n_trials": 1500}, full={"n_trials": 5000}),
     instances="T = 64, B = 1, fixed data and f* = best_in_ball: orthogonal rows once each at the "

@@ -29,7 +29,7 @@ Expected verdicts, written down from a reading of the paper before any check was
   level of the grid the speed-up is below 10 on most seeds.
 
 Conformance claims of the code (kind ``conformance``: the shipped learners against the
-transcriptions of :mod:`iln.reference`, not verdicts on the paper), expected verdicts from a
+transcriptions of :mod:`iln.rks.reference`, not verdicts on the paper), expected verdicts from a
 pilot at seed 9001 (the reasons are in their modules):
 
 * ``rks.conformance.kitchen_sinks``: holds (Algorithm 1, eq. 3-4, at the shipped defaults and

@@ -1,8 +1,8 @@
 """What the RKS conformance claims share: the data of a trial, the profiles, the registration.
 
-The conformance claims of 004's algorithms (Algorithm 1, :mod:`.conformance_kitchen_sinks`;
+The conformance claims of RKS's algorithms (Algorithm 1, :mod:`.conformance_kitchen_sinks`;
 the AdaBoost competitor of Figure 1, :mod:`.conformance_adaboost`) hold the shipped code,
-called with its public defaults, to the line-by-line transcriptions of :mod:`iln.reference`.
+called with its public defaults, to the line-by-line transcriptions of :mod:`iln.rks.reference`.
 The comparison and the decision (a deterministic invariant: one quantity of one run off its
 transcription beyond :data:`verification.claims.iln.conformance.SLACK`, a relative 1e-9, is a
 violation) are the ones the ILN conformance claims use.  Given the shared features, every
@@ -14,9 +14,9 @@ units of round-off (4e-15 in the deciding runs), while every mistake planted in 
 moves a quantity by more than 1e-3.
 
 Each run of a trial fits a fresh sample of ``m`` training and ``n_test`` test rows of
-scikit-learn's breast_cancer, standardized as 004 Section 4 does (zero mean, unit variance per
+scikit-learn's breast_cancer, standardized as RKS Section 4 does (zero mean, unit variance per
 coordinate): 30 continuous coordinates, so that decision stumps on nearby thresholds are nearly
-collinear (the least-squares problems are ill-conditioned, as on 004's data) and the weighted
+collinear (the least-squares problems are ill-conditioned, as on RKS's data) and the weighted
 errors of different stumps rarely tie.
 """
 
@@ -90,7 +90,7 @@ def rks_conformance_trial(config, seed, runs: Mapping[str, Mapping],
 def register_rks_conformance(claim_id: str, *, title: str, statement: str, location: str,
                              runs: Mapping[str, Mapping], expected: str, trial: Callable,
                              instances_note: str) -> Claim:
-    """Register a conformance claim of 004's code: kind ``conformance``, a deterministic
+    """Register a conformance claim of RKS's code: kind ``conformance``, a deterministic
     invariant (one quantity of one run off its transcription is a violation), the sizes of
     :data:`CONFIGS`.
 

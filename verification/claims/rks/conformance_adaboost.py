@@ -1,9 +1,9 @@
-"""AdaBoost with stumps as shipped against its transcription (004's competitor; conformance).
+"""AdaBoost with stumps as shipped against its transcription (RKS's competitor; conformance).
 
 :func:`iln.rks.kitchen_sinks.adaboost_stumps`, called with its public arguments only
 (``n_estimators``, ``seed``), fits scikit-learn's AdaBoost (discrete SAMME) over depth-1 trees.
 :func:`iln.rks.reference.adaboost.adaboost_reference` is Freund & Schapire's AdaBoost as Schapire's
-overview (004's reference [7]) prints it.  The two differ in two places that 004 does not
+overview (RKS's reference [7]) prints it.  The two differ in two places that RKS does not
 decide between, so there are two claims:
 
 ``rks.conformance.adaboost`` (expected holds): the boosting loop.  The transcription is driven
@@ -38,7 +38,7 @@ from verification.verdicts import HOLDS, VIOLATED
 CLAIM_ID = "rks.conformance.adaboost"
 WEAK_LEARNER_ID = "rks.conformance.adaboost_weak_learner"
 
-#: a few rounds and many (004 Figure 1 runs AdaBoost for K up to a few hundred stumps).
+#: a few rounds and many (RKS Figure 1 runs AdaBoost for K up to a few hundred stumps).
 RUNS = {
     "rounds_5": {"n_estimators": 5},
     "rounds_30": {"n_estimators": 30},

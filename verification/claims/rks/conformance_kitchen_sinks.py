@@ -1,4 +1,4 @@
-"""Random Kitchen Sinks as shipped against its transcription of 004 Algorithm 1 (conformance).
+"""Random Kitchen Sinks as shipped against its transcription of RKS Algorithm 1 (conformance).
 
 :func:`iln.rks.kitchen_sinks.random_kitchen_sinks` and
 :func:`iln.rks.reference.kitchen_sinks.random_kitchen_sinks_reference` draw ``w_1, ..., w_K`` from
@@ -10,19 +10,19 @@ them); the weights ``alpha`` and the output ``f`` at test points where the minim
 it, the transcription's ``pinv(Z) y`` is it); with the box, the shipped ``alpha`` must lie in
 it exactly.  The hinge loss's minimisers are not unique (a linear program's optimal face), so
 for it only the minimum of (3) and the box are compared.  The features are the paper's:
-decision stumps ``sign(x_d - t)``, ``d`` uniform, ``t ~ N(0, 1)`` (004 Section 4;
+decision stumps ``sign(x_d - t)``, ``d`` uniform, ``t ~ N(0, 1)`` (RKS Section 4;
 :class:`iln.features.RandomStump`, scaled by 0.999).
 
-Two claims, because the shipped code's two loss paths relate to 004 differently:
+Two claims, because the shipped code's two loss paths relate to RKS differently:
 
-``rks.conformance.kitchen_sinks`` (expected holds).  Algorithm 1 as 004 runs it (quadratic
+``rks.conformance.kitchen_sinks`` (expected holds).  Algorithm 1 as RKS runs it (quadratic
 loss, ``C`` large enough that (4) is inactive: the shipped defaults ``C=None``, ``ridge=0``),
 with a box that binds (quadratic and hinge), where (4) must be solved as printed.
 
 ``rks.conformance.kitchen_sinks_hinge_default`` (expected violated).  With the hinge loss and
 no ``C`` the shipped code fits the L2-regularised linear SVM
-``1/2 ||alpha||^2 + svm_C sum_i hinge_i`` (``svm_C = 1`` by default), following 004's gloss
-"when c is the hinge loss, it amounts of fitting a *linear* SVM".  004's problem with (4)
+``1/2 ||alpha||^2 + svm_C sum_i hinge_i`` (``svm_C = 1`` by default), following RKS's gloss
+"when c is the hinge loss, it amounts of fitting a *linear* SVM".  RKS's problem with (4)
 inactive is (3) alone, which has no regulariser: the SVM's solution minimises (3) plus
 ``||alpha||^2 / (2 m svm_C)`` and so has a larger hinge risk (3) than (3)'s minimum whenever
 the regulariser binds, which on data the features nearly separate is every time (a pilot at
@@ -45,7 +45,7 @@ from verification.verdicts import HOLDS, VIOLATED
 CLAIM_ID = "rks.conformance.kitchen_sinks"
 HINGE_DEFAULT_ID = "rks.conformance.kitchen_sinks_hinge_default"
 
-#: 004 Section 4's practice at the shipped defaults, then the box (4) binding: at C/K = 0.25
+#: RKS Section 4's practice at the shipped defaults, then the box (4) binding: at C/K = 0.25
 #: (quadratic) and 0.5 (hinge) some weights sit on the box in every pilot run.
 RUNS: dict[str, dict[str, Any]] = {
     "defaults": {"K": 20},

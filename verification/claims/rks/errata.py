@@ -1,4 +1,4 @@
-"""Errata of 004 that rest on quotations: places of the paper that disagree.
+"""Errata of RKS that rest on quotations: places of the paper that disagree.
 
 Each entry quotes two places that cannot both be right (a statement and its proof, or a
 remark and the bound it comments), and names the claim whose check covers the corrected

@@ -1,7 +1,7 @@
-"""004 Figure 1 and Section 4: Random Kitchen Sinks reaches AdaBoost's error 10 to 1000 times faster.
+"""RKS Figure 1 and Section 4: Random Kitchen Sinks reaches AdaBoost's error 10 to 1000 times faster.
 
 Run offline on the data sets of :func:`verification.claims.rks.instances.dataset` (bundled with
-scikit-learn, or a synthetic stand-in for 004's adult), standardized as 004 Section 4 does,
+scikit-learn, or a synthetic stand-in for RKS's adult), standardized as RKS Section 4 does,
 with the paper's features: decision stumps ``sign(x_d - t)``, d uniform over the coordinates,
 ``t ~ N(0, 1)`` (:class:`iln.features.RandomStump`, scaled by 0.999, which changes no sign and
 divides no error).  The paper's adult data set (LIBSVM ``a9a``) is used when a user supplies
@@ -267,7 +267,7 @@ register(Claim(
         full={"n_trials": functools.partial(_fig1_planned_seeds, "reach@64/full", 3),
               "K_rks": [*_FIG1_BASE["K_rks"], 300], "plan": functools.partial(_fig1_plan_text, "reach@64/full", 3)}),
     trial=trial, decide=decide, with_data=lambda config, name: {**config, "dataset": name},
-    instances="breast_cancer (569 x 30), split 75/25 per seed and standardized as 004 Section 4 "
+    instances="breast_cancer (569 x 30), split 75/25 per seed and standardized as RKS Section 4 "
               "does; RKS: the quadratic loss, unconstrained, decision stumps with t ~ N(0, 1), K from "
               "10 to 200 (at most half the training points: unregularized least squares); AdaBoost: "
               "scikit-learn's SAMME over depth-1 trees, 2 to 64 rounds; target errors: AdaBoost's at 4, "

@@ -1,8 +1,8 @@
-"""004 Figure 2 and Section 4: ``||alpha||_inf`` of the unconstrained least squares weights decays like 1/K.
+"""RKS Figure 2 and Section 4: ``||alpha||_inf`` of the unconstrained least squares weights decays like 1/K.
 
 Run offline on the data sets of :func:`verification.claims.rks.instances.dataset`: a synthetic
-stand-in for 004's adult (:func:`iln.rks.synthetic_benchmarks.adult_like`) and data sets bundled
-with scikit-learn, standardized as 004 Section 4 does, with the paper's features: decision
+stand-in for RKS's adult (:func:`iln.rks.synthetic_benchmarks.adult_like`) and data sets bundled
+with scikit-learn, standardized as RKS Section 4 does, with the paper's features: decision
 stumps ``sign(x_d - t)``, d uniform over the coordinates, ``t ~ N(0, 1)``
 (:class:`iln.features.RandomStump`, scaled by 0.999, which changes no sign and divides no
 error).  The paper's adult data set (LIBSVM ``a9a``) is used when a user supplies the file:
@@ -49,7 +49,7 @@ def _check_third(name: str, m: int, Ks: list[int]) -> None:
 
 def trial(config, seed) -> dict:
     """Per (data set, K): ``||alpha||_inf`` of the unconstrained least squares fit (eq. 3 without
-    eq. 4, as 004 Section 4 runs it) on a seeded 75% training part."""
+    eq. 4, as RKS Section 4 runs it) on a seeded 75% training part."""
     with threadpool_limits(1):
         # One BLAS thread: the least squares fits at K ~ 1000 are BLAS-bound, and BLAS threads in
         # worker processes side by side spin against each other (a quick run on two busy cores
@@ -186,7 +186,7 @@ _FIG2 = (r"\text{Figure 2: the } L_\infty \text{ norm of } \alpha \text{ returne
          r"\text{ decays with K};\ \text{Section 4: ``the } L_\infty \text{ norm of the unconstrained optimum "
          r"of (3) for the adult dataset does decays linearly with K''}")
 # Figure 2's K, by data set, each at most a third of the data set's training points (adult_like
-# 9,000, digits 1,348, breast_cancer 427; _check_third enforces it).  004's text copy holds the
+# 9,000, digits 1,348, breast_cancer 427; _check_third enforces it).  RKS's text copy holds the
 # figure's caption, not its axis: adult_like's grid, powers of two up to 1,024 (quick) and 2,048
 # (full), is our reading of "various settings of K" on a set of adult's kind and width, within
 # K <= m/3 and a quick profile's time.
@@ -243,11 +243,11 @@ register(Claim(
               "plan": functools.partial(_fig2_plan_text, "adult_like/full")}),
     trial=trial, decide=decide, with_data=_fig2_on,
     instances="adult_like (the verdict; synthetic, 12,000 rows of a9a's 123 one-hot binary columns, "
-              "24% positive: a stand-in for 004's adult, not adult), breast_cancer (569 x 30, "
+              "24% positive: a stand-in for RKS's adult, not adult), breast_cancer (569 x 30, "
               "continuous coordinates; a detail) and digits even-vs-odd (1797 x 64, pixel values "
               "0-16; a detail), each split 75/25 per seed and standardized; K by data set, at most a "
               "third of its training points: 16 to 1024 on adult_like (2048 in full), 8 to 128 on the "
-              "others (256 on digits in full); 004 prints no K axis in the text we have, so adult_like's "
+              "others (256 on digits in full); RKS prints no K axis in the text we have, so adult_like's "
               "grid is ours; 'decays linearly' read as a decay exponent of at least 1 - 0.2 (the 0.2 fixed "
               "before running; a faster decay does not count against it). "
               "On adult: iln-verify run rks.fig2.alpha_inf_decay --data a9a (a9a from "

@@ -1,11 +1,11 @@
-"""Instances of 004's function classes and the data sets on which the RKS claims are checked.
+"""Instances of RKS's function classes and the data sets on which the RKS claims are checked.
 
 Each instance is built deterministically from its name, so that a trial is a pure function of
 (configuration, seed) in any process.  The finite instances put the whole distribution P and
 the whole parameter law p on finitely many points, so that every risk, every member of F_p
 and the minimum of the risk over F_p are exact (:mod:`iln.rks.function_class`).  The data sets of
 the figure claims (:func:`dataset`, :data:`DATASETS`) are bundled, synthetic stand-ins for
-004's, or a user's LIBSVM file.  What several claims share about them is here too: the grid
+RKS's, or a user's LIBSVM file.  What several claims share about them is here too: the grid
 of a claim's points (:func:`grid`), their descriptions (:func:`described`), the figures' seeded
 split (:func:`split`) and a figure claim's run on another data set (:func:`run_on`).
 """
@@ -55,7 +55,7 @@ class ClassInstance:
     family : FeatureFamily
         Sampled by Algorithm 1 (only sampled and evaluated, never its oracle).
     member : AtomMember or KernelMember
-        The fixed f* of 004 Lemmas 1-2, ``|beta| = C`` wherever the instance allows.
+        The fixed f* of RKS Lemmas 1-2, ``|beta| = C`` wherever the instance allows.
     support : LabelledSupport
         P: x uniform on the support, ``E[y | x]`` given.
     C : float
@@ -83,7 +83,7 @@ class ClassInstance:
 #: what each instance is and why it pushes against the claims (shown in the report).
 DESCRIPTIONS = {
     "orthogonal": "32 points, 32 atoms of equal probability, phi = the +-1 entries of a Hadamard "
-                  "matrix: the features are exactly orthogonal under P (the case 004's discussion "
+                  "matrix: the features are exactly orthogonal under P (the case RKS's discussion "
                   "singles out), |phi| = 1 everywhere, and f* has |beta(w)| = C at every atom with "
                   "random signs, so ||f*|| = C / sqrt(32) is small and the variance of the kitchen-sink "
                   "average, C^2 - ||f*||^2, is nearly the largest the class allows; labels: "
@@ -156,13 +156,13 @@ _SYNTHETIC_ROWS = {"adult_like": 12_000, "kdd_like": 20_000}
 DATASETS = {
     "adult_like": "synthetic adult-like data (iln.rks.synthetic_benchmarks.adult_like, 12,000 rows, "
                   "seed 2008): a9a's 123 one-hot binary columns of 14 attributes, 24% positive, a "
-                  "logistic label with interactions; a stand-in for 004's adult, not adult",
+                  "logistic label with interactions; a stand-in for RKS's adult, not adult",
     "kdd_like": "synthetic KDD-Cup-99-like data (iln.rks.synthetic_benchmarks.kdd_like, 20,000 rows, "
-                "seed 2008): 80% attacks, 80% duplicate rows; a stand-in for 004's KDDCUP99",
+                "seed 2008): 80% attacks, 80% duplicate rows; a stand-in for RKS's KDDCUP99",
     "breast_cancer": "scikit-learn's breast_cancer, 569 x 30 continuous coordinates",
     "digits": "scikit-learn's digits, even vs odd, 1797 x 64 pixel values 0-16",
     "diabetes": "scikit-learn's diabetes, 442 x 10, regression",
-    LIBSVM_PREFIX + "PATH": "a user's LIBSVM file (iln.rks.datasets.load_libsvm), e.g. 004's adult (a9a)",
+    LIBSVM_PREFIX + "PATH": "a user's LIBSVM file (iln.rks.datasets.load_libsvm), e.g. RKS's adult (a9a)",
 }
 
 
@@ -235,14 +235,14 @@ def training_rows(name: str, test_fraction: float = 0.25) -> int:
 @functools.cache
 def standardized(name: str) -> tuple[np.ndarray, np.ndarray]:
     """A data set of :func:`dataset`, each coordinate zero-meaned and scaled to unit variance
-    (004 Section 4), over the whole data set; returns ``(X, y)``."""
+    (RKS Section 4), over the whole data set; returns ``(X, y)``."""
     data = dataset(name)
     return standardize(data.X).X_train, np.asarray(data.y)
 
 
 def split(name: str, seed) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(X_train, y_train, X_test, y_test)``: a seeded 75/25 split of :func:`dataset` ``(name)``,
-    standardized with the training statistics (004 Section 4; the figure claims' trials)."""
+    standardized with the training statistics (RKS Section 4; the figure claims' trials)."""
     train, test = train_test_split_seeded(dataset(name), 0.25, seed)
     Xtr, Xte, _, _ = standardize(train.X, test.X)
     return Xtr, np.asarray(train.y), Xte, np.asarray(test.y)
@@ -280,7 +280,7 @@ def run_on(claim_id: str, dataset: str, *, seeds: int, profile: str = "quick", s
 
 @functools.cache
 def risk_minimizer(name: str, loss: str, C: float = 1.0):
-    """The minimiser f* of the true risk over all of F_p (004 proof of Theorem 1), for a finite
+    """The minimiser f* of the true risk over all of F_p (RKS proof of Theorem 1), for a finite
     instance, as an :class:`~iln.rks.function_class.AtomMember`, and its risk.
 
     With ``alpha_j = p_j beta_j`` the class is ``{table (p * beta) : |beta_j| <= C}``, so the

@@ -1,4 +1,4 @@
-"""004 Lemma 1 (eq. 9): a kitchen-sink average approximates any member of F_p at rate C / sqrt(K).
+"""RKS Lemma 1 (eq. 9): a kitchen-sink average approximates any member of F_p at rate C / sqrt(K).
 
 With probability at least ``1 - delta`` over ``w_1..w_K ~ p`` some ``f_hat`` in F_w lies within
 ``C / sqrt(K) (1 + sqrt(2 log(1/delta)))`` of a fixed ``f*`` in F_p, in ``L2(mu)``.

@@ -1,4 +1,4 @@
-"""004 Lemma 2 (eq. 10): some member of F_w has risk within L C / sqrt(K) of any f* in F_p.
+"""RKS Lemma 2 (eq. 10): some member of F_w has risk within L C / sqrt(K) of any f* in F_p.
 
 With probability at least ``1 - delta`` over ``w_1..w_K ~ p``, ``R[f_hat] <= R[f*] + L C /
 sqrt(K) (1 + sqrt(2 log(1/delta)))`` for some ``f_hat`` in F_w: Lemma 1 under ``mu = P_x`` and

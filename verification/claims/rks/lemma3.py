@@ -1,4 +1,4 @@
-"""004 Lemma 3 (eq. 13): the estimation error, a uniform deviation of the empirical risk over F_w.
+"""RKS Lemma 3 (eq. 13): the estimation error, a uniform deviation of the empirical risk over F_w.
 
 For fixed ``w_1..w_K`` and m iid examples, Lemma 3 bounds ``sup_{f in F_w} |R[f] - R_emp[f]|``
 by ``eps_est = (4LC + 2|c(0)| + LC sqrt(log(1/delta) / 2)) / sqrt(m)``.

@@ -1,4 +1,4 @@
-"""004 Lemma 4 (eq. 16): averages of bounded vectors concentrate in a Hilbert space.
+"""RKS Lemma 4 (eq. 16): averages of bounded vectors concentrate in a Hilbert space.
 
 For K iid vectors in the ball of radius M, ``P[||X_bar - E X_bar|| > M/sqrt(K) (1 + sqrt(2
 log(1/delta)))] <= delta`` (eq. 16; eq. 20 is the same event written as McDiarmid's tail).

@@ -1,4 +1,4 @@
-"""The Rademacher complexity of F_w (004 Appendix B, eq. 21-23): ``R_m[F_w] <= C / sqrt(m)``.
+"""The Rademacher complexity of F_w (RKS Appendix B, eq. 21-23): ``R_m[F_w] <= C / sqrt(m)``.
 
 For every draw of the parameters ``w_1..w_K``: Hoelder, Jensen and the orthogonality of
 independent signs, the proof sketch of Lemma 3.

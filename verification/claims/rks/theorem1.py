@@ -1,4 +1,4 @@
-"""004 Theorem 1 (eq. 7) with the explicit constants of its proof: the excess risk of Algorithm 1.
+"""RKS Theorem 1 (eq. 7) with the explicit constants of its proof: the excess risk of Algorithm 1.
 
 With probability at least ``1 - 2 delta`` over the m examples and the K parameters, the output
 ``f_hat`` of Algorithm 1 (with the constraint ``||alpha||_inf <= C/K`` of eq. 4) satisfies

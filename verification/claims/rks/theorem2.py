@@ -1,4 +1,4 @@
-"""004 Theorem 2 (eq. 24, Bartlett and Mendelson): the one-sided uniform deviation with R_m.
+"""RKS Theorem 2 (eq. 24, Bartlett and Mendelson): the one-sided uniform deviation with R_m.
 
 With probability at least ``1 - delta`` over m iid examples, every f in F_w has ``R[f] <=
 R_emp[f] + 4 L R_m[F_w] + 2 |c(0)| / sqrt(m) + L C sqrt(log(1/delta) / (2m))``.  Checked on
