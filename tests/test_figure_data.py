@@ -45,6 +45,19 @@ def test_a_libsvm_name_reads_the_users_file(tmp_path):
     np.testing.assert_array_equal(data.X, adult_like(60, seed=0).X[:, :data.X.shape[1]])
 
 
+def test_a_relative_libsvm_name_is_read_under_the_data_directory_never_the_current_one(tmp_path, monkeypatch):
+    data_dir, elsewhere = tmp_path / "data", tmp_path / "cwd"
+    data_dir.mkdir()
+    elsewhere.mkdir()
+    _libsvm_file(elsewhere / "a9a_small", 60)
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.setenv("ILN_DATA_DIR", str(data_dir))
+    with pytest.raises(FileNotFoundError, match="a9a_small"):
+        dataset("libsvm:a9a_small")
+    _libsvm_file(data_dir / "a9a_small", 60)
+    assert dataset("libsvm:a9a_small").X.shape[0] == 60
+
+
 def test_figure2_keeps_every_k_at_most_a_third_of_the_training_points():
     for profile in catalog.PROFILES:
         config = catalog.get(FIG2).config(profile)

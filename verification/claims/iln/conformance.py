@@ -19,7 +19,7 @@ import numpy as np
 from iln.data import section6_data
 from iln.features import RandomCoordinate
 from iln.random_streams import child
-from verification.catalog import Claim, Source, register
+from verification.catalog import Claim, Source, profiles, register
 from verification.rules import invariant
 from verification.verdicts import Verdict
 
@@ -110,11 +110,8 @@ def conformance_decide(claim_id: str, records: list[dict], runs: Mapping[str, st
 
 
 #: configurations of the baselines' conformance claims: Section 6 data (D > T, as there).
-SECTION6_CONFIGS = {
-    "smoke": {"n_trials": 2, "T": 30, "D": 50},
-    "quick": {"n_trials": 5, "T": 100, "D": 150},
-    "full": {"n_trials": 20, "T": 200, "D": 550},
-}
+SECTION6_CONFIGS = profiles(smoke={"n_trials": 2, "T": 30, "D": 50}, quick={"n_trials": 5, "T": 100, "D": 150},
+                            full={"n_trials": 20, "T": 200, "D": 550})
 
 #: the arXiv version has no experiment section, hence no Section 6 baselines.
 NO_ARXIV_SOURCE = Source("arXiv", "none: the arXiv version has no experiment section",

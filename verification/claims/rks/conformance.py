@@ -28,7 +28,7 @@ import numpy as np
 
 from iln import random_streams
 from iln.random_streams import child
-from verification.catalog import Claim, Source, register
+from verification.catalog import Claim, Source, profiles, register
 from verification.claims.iln.conformance import compare, conformance_decide
 from verification.claims.rks import instances
 from verification.verdicts import Verdict
@@ -42,11 +42,8 @@ DATA = "breast_cancer"
 #: first, seed 0) the features nearly separate the rows, the shipped SVM's hinge risk is within
 #: 1e-6 of (3)'s minimum and the Gini stumps coincided with the least-error ones, so both
 #: findings could hide: m >= 80 everywhere, K <= m/4.
-CONFIGS = {
-    "smoke": {"n_trials": 2, "m": 80, "n_test": 20},
-    "quick": {"n_trials": 5, "m": 120, "n_test": 40},
-    "full": {"n_trials": 20, "m": 200, "n_test": 100},
-}
+CONFIGS = profiles(smoke={"n_trials": 2, "m": 80, "n_test": 20}, quick={"n_trials": 5, "m": 120, "n_test": 40},
+                   full={"n_trials": 20, "m": 200, "n_test": 100})
 
 
 def sample_rows(config, seed) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

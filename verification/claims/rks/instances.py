@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import itertools
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from scipy import linalg, special
@@ -25,6 +26,7 @@ from iln.rks.datasets import (
     LIBSVM_PREFIX,
     SKLEARN_DATASETS,
     Dataset,
+    default_data_dir,
     load_libsvm,
     load_sklearn_dataset,
     standardize,
@@ -205,7 +207,7 @@ def dataset(name: str) -> Dataset:
     name : str
         A bundled data set (``"breast_cancer"``, ``"digits"``, ``"diabetes"``), a synthetic
         stand-in (``"adult_like"``, ``"kdd_like"``), or ``"libsvm:PATH"`` for a user's file
-        (relative paths also under ``$ILN_DATA_DIR``).
+        (a relative path is one under ``$ILN_DATA_DIR``, never the current directory).
 
     Returns
     -------
@@ -214,7 +216,10 @@ def dataset(name: str) -> Dataset:
     if not isinstance(name, str):
         raise TypeError(f"dataset name must be a str, got {type(name).__name__}")
     if name.startswith(LIBSVM_PREFIX):
-        return load_libsvm(name[len(LIBSVM_PREFIX):])
+        # A claim never reads through the current directory: a relative path is one under the
+        # data directory (the CLI's --data makes a path absolute before it reaches here).
+        path = Path(name[len(LIBSVM_PREFIX):]).expanduser()
+        return load_libsvm(path if path.is_absolute() else default_data_dir() / path)
     if name == "adult_like":
         return adult_like(_SYNTHETIC_ROWS[name], seed=_SYNTHETIC_SEED)
     if name == "kdd_like":
