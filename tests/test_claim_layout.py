@@ -58,3 +58,12 @@ def test_no_comment_cites_a_file_outside_the_repository():
                  for n, line in enumerate(path.read_text().splitlines(), 1)
                  if pattern.search(line) and path.name != "test_claim_layout.py"]
     assert offenders == []
+
+
+def test_no_paper_s_claims_import_another_paper_s():
+    """What two papers' claims share lives in the engine (verification.rules), not in a paper."""
+    for package in sorted(p for p in CLAIMS.iterdir() if (p / "__init__.py").is_file()):
+        others = [q.name for q in CLAIMS.iterdir() if q.is_dir() and q != package and (q / "__init__.py").is_file()]
+        for path in sorted(package.glob("*.py")):
+            text = path.read_text()
+            assert not [o for o in others if re.search(rf"verification\.claims\.{o}\b", text)], path

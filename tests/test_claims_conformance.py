@@ -6,7 +6,7 @@ import pytest
 from iln.random_streams import child
 from iln.rks.reference.adaboost import best_stump, weighted_error
 from verification import catalog
-from verification.claims.iln.conformance import compare
+from verification.rules.conformance import compare
 from verification.selftest import defects
 from verification.selftest.injection import CodeEdit, apply_all
 

@@ -42,8 +42,8 @@ from iln.reference.shrinking_gradient import (
 from iln.shrinking_gradient import shrinking_gradient
 from verification import rules
 from verification.catalog import Claim, Source, profiles, register
-from verification.claims.iln.conformance import compare, conformance_decide
 from verification.claims.iln.instances import described
+from verification.rules.conformance import compare, conformance_decide
 from verification.verdicts import HOLDS, Verdict
 
 ALG1_ID = "iln.conformance.alg1"

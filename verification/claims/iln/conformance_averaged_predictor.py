@@ -26,8 +26,8 @@ from iln.reference.shrinking_gradient import (
 )
 from iln.shrinking_gradient import shrinking_gradient
 from verification.catalog import Claim, Source, profiles, register
-from verification.claims.iln.conformance import compare, conformance_decide
 from verification.claims.iln.instances import described
+from verification.rules.conformance import compare, conformance_decide
 from verification.verdicts import HOLDS, Verdict
 
 CLAIM_ID = "iln.conformance.averaged_predictor"

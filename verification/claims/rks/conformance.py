@@ -4,7 +4,7 @@ The conformance claims of RKS's algorithms (Algorithm 1, :mod:`.conformance_kitc
 the AdaBoost competitor of Figure 1, :mod:`.conformance_adaboost`) hold the shipped code,
 called with its public defaults, to the line-by-line transcriptions of :mod:`iln.rks.reference`.
 The comparison and the decision (a deterministic invariant: one quantity of one run off its
-transcription beyond :data:`verification.claims.iln.conformance.SLACK`, a relative 1e-9, is a
+transcription beyond :data:`verification.rules.conformance.SLACK`, a relative 1e-9, is a
 violation) are the ones the ILN conformance claims use.  Given the shared features, every
 quantity compared is determined by exact methods on both sides: least squares through the
 SVD, an active set (the shipped BVLS, stopped at an optimality measure of 1e-13; the
@@ -29,8 +29,8 @@ import numpy as np
 from iln import random_streams
 from iln.random_streams import child
 from verification.catalog import Claim, Source, profiles, register
-from verification.claims.iln.conformance import compare, conformance_decide
 from verification.claims.rks import instances
+from verification.rules.conformance import compare, conformance_decide
 from verification.verdicts import Verdict
 
 __all__ = ["CONFIGS", "DATA", "register_rks_conformance", "rks_conformance_trial", "sample_rows"]
@@ -94,7 +94,7 @@ def register_rks_conformance(claim_id: str, *, title: str, statement: str, locat
     ``trial`` is a module-level function of the claim's module (trials are looked up by claim
     id in worker processes and fingerprinted by their module), built on
     :func:`rks_conformance_trial`; the decision is
-    :func:`verification.claims.iln.conformance.conformance_decide` over ``runs``.
+    :func:`verification.rules.conformance.conformance_decide` over ``runs``.
     """
     descriptions = {k: str(dict(v)) for k, v in runs.items()}
 
