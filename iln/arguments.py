@@ -215,6 +215,30 @@ def labels(values, name: str, T: int) -> np.ndarray:
     return array
 
 
+def sign_labels(values, name: str, T: int, *, both: bool = False, why: str = "") -> np.ndarray:
+    """``T`` labels in ``{-1, +1}``, Rahimi & Recht's label set (RKS Section 1), as a float64 copy.
+
+    Parameters
+    ----------
+    values, name, T
+        As in :func:`labels`.
+    both : bool, default=False
+        Whether both labels must occur (a classifier cannot be fitted on one).
+    why : str, default=""
+        Why this caller needs signs (``" for the hinge loss"``), appended to the message.
+
+    Returns
+    -------
+    ndarray of shape (T,)
+    """
+    array = labels(values, name, T)
+    if not np.all(np.abs(array) == 1.0):
+        raise ValueError(f"{name} must hold labels in {{-1, +1}}{why}")
+    if both and not (np.any(array > 0) and np.any(array < 0)):
+        raise ValueError(f"{name} must hold labels in {{-1, +1}}, both present{why}")
+    return array
+
+
 def ordered_bounds(lower, upper) -> tuple[float, float]:
     """Finite ``lower < upper`` (the range of a bounded variable)."""
     lower = finite_real(lower, "lower")

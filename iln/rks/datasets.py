@@ -89,10 +89,9 @@ class Dataset:
 
     def __post_init__(self):
         X = arguments.real_matrix(self.X, "X")
-        y = arguments.labels(self.y, "y", X.shape[0])
         arguments.choice(self.task, "task", TASKS)
-        if self.task == "classification" and not np.all(np.abs(y) == 1):
-            raise ValueError("y must hold labels in {-1, +1} for a classification data set")
+        y = (arguments.sign_labels(self.y, "y", X.shape[0], why=" for a classification data set")
+             if self.task == "classification" else arguments.labels(self.y, "y", X.shape[0]))
         object.__setattr__(self, "X", _readonly(X))
         object.__setattr__(self, "y", _readonly(y))
 

@@ -185,10 +185,9 @@ class KitchenSinksResult:
 
 def _check_labels(y, m: int, loss: str) -> np.ndarray:
     # RKS Section 1 takes y in {-1, +1}; the quadratic loss also fits labels in [-1, 1].
-    arr = arguments.labels(y, "y", m)
-    if loss == "hinge" and not np.all(np.abs(arr) == 1.0):
-        raise ValueError("y must hold labels in {-1, +1} for the hinge loss (RKS Section 1)")
-    return arr
+    if loss == "hinge":
+        return arguments.sign_labels(y, "y", m, why=" for the hinge loss (RKS Section 1)")
+    return arguments.labels(y, "y", m)
 
 
 def _validate(X, y, family, K, seed, loss, C, ridge, svm_C, svm_max_iter, svm_tol):
@@ -521,9 +520,7 @@ def adaboost_stumps(X, y, *, n_estimators, seed) -> AdaBoostResult:
     X = arguments.real_matrix(X, "X")
     if X.shape[0] < 2:
         raise ValueError("X must hold at least two points")
-    y_arr = _check_labels(y, X.shape[0], "hinge")
-    if np.unique(y_arr).size < 2:
-        raise ValueError("y must hold labels in {-1, +1}, both present")
+    y_arr = arguments.sign_labels(y, "y", X.shape[0], both=True)
     n_estimators = arguments.integer(n_estimators, "n_estimators", 1)
     seed = random_streams.as_seed_sequence(seed)
     model = AdaBoostClassifier(estimator=DecisionTreeClassifier(max_depth=1),

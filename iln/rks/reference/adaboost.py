@@ -153,10 +153,8 @@ def adaboost_reference(X, y, *, T, weak_learner: Callable = best_stump) -> AdaBo
     X = arguments.real_array(X, "X")
     if X.ndim != 2 or X.shape[0] < 1:
         raise ValueError(f"X must be a 2-D array with at least one row, got shape {X.shape}")
-    y = arguments.real_array(y, "y")
     m = X.shape[0]
-    if y.shape != (m,) or not np.all(np.abs(y) == 1.0):
-        raise ValueError(f"y must hold {m} labels in {{-1, +1}} to match X")
+    y = arguments.sign_labels(y, "y", m)
     T = arguments.integer(T, "T", 1)
     if not callable(weak_learner):
         raise TypeError(f"weak_learner must be callable (X, y, D) -> h, got {type(weak_learner).__name__}")

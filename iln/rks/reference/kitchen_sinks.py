@@ -184,13 +184,8 @@ def random_kitchen_sinks_reference(X, y, family: FeatureFamily, *, K, seed, loss
     if m < 1:
         raise ValueError("X must hold at least one point (m >= 1)")
     loss = arguments.choice(loss, "loss", _LOSSES)
-    y = arguments.real_array(y, "y")
-    if y.shape != (m,):
-        raise ValueError(f"y must have shape ({m},) to match X, got {y.shape}")
-    if loss == "hinge" and not np.all(np.abs(y) == 1.0):
-        raise ValueError("y must hold labels in {-1, +1} for the hinge loss (RKS Section 1)")
-    if np.any(np.abs(y) > 1.0):
-        raise ValueError("y must hold labels in [-1, 1] (RKS Section 1 takes y in {-1, +1})")
+    y = (arguments.sign_labels(y, "y", m, why=" for the hinge loss (RKS Section 1)") if loss == "hinge"
+         else arguments.labels(y, "y", m))
     K = arguments.length(K, "K", 1)
     seed = random_streams.as_seed_sequence(seed, "seed")
     bound = None if C is None else arguments.positive_real(C, "C") / K
