@@ -45,3 +45,21 @@ def trial_records():
     """``trial_records(claim, config, n=None, master=0)``: the claim's first ``n`` trials
     (default: the configuration's ``n_trials``) from the master seed, as the runner seeds them."""
     return _trial_records
+
+
+@pytest.fixture
+def expected_at_smoke(tmp_path):
+    """``expected_at_smoke(claim_id)``: run the claim at the smoke profile (seed 0, one worker)
+    and check that its verdict is the expected one and that the result is JSON-ready."""
+    import json
+
+    from verification import catalog, runner
+
+    def check(claim_id):
+        result = runner.run([claim_id], profile="smoke", seed=0, jobs=1, store=tmp_path / "smoke.sqlite",
+                            quiet=True)
+        for outcome in result.outcomes:
+            assert outcome.verdict.verdict == catalog.get(outcome.claim.id).expected, outcome.verdict
+        json.dumps(result.to_json())
+
+    return check
