@@ -107,9 +107,10 @@ def test_the_weak_learner_gap_is_the_gini_criterion():
     assert worse > 0
 
 
-#: mistakes a reimplementation of RKS's learners could contain, each with the claim that flags it
-#: (not in the self-test's catalog, whose campaign they would change; planted here directly).
-RKS_EDITS = {
+#: mistakes a reimplementation of a learner could contain, each with the claim that flags it and
+#: the quantity it puts off (not in the self-test's catalog, whose campaign they would change;
+#: planted here directly).
+PLANTED_EDITS = {
     "box_without_1_over_K": (CodeEdit("iln.rks.kitchen_sinks", "random_kitchen_sinks",
                                       "_box_least_squares(Z, y, ridge, K, C / K)",
                                       "_box_least_squares(Z, y, ridge, K, C)"),
@@ -129,12 +130,27 @@ RKS_EDITS = {
                                           "n_estimators=n_estimators,\n",
                                           "n_estimators=max(1, n_estimators - 1),\n"),
                                  "rks.conformance.adaboost", "rounds"),
+    "kernel_ogd_ascent_step": (CodeEdit("iln.baselines.kernel_ogd", "kernel_ogd",
+                                        "a = -eta * (predictions[t] - y[t])", "a = eta * (predictions[t] - y[t])"),
+                               "iln.conformance.kernel_ogd", "predictions"),
+    "kernel_ogd_norm_without_the_new_term": (CodeEdit("iln.baselines.kernel_ogd", "kernel_ogd",
+                                                      "+ a * a * row[t], 0.0)", ", 0.0)"),
+                                             "iln.conformance.kernel_ogd", "projected"),
+    "kernel_ogd_projects_the_last_coefficient_only": (CodeEdit("iln.baselines.kernel_ogd", "kernel_ogd",
+                                                               "alpha[: t + 1] *= B", "alpha[t] *= B"),
+                                                      "iln.conformance.kernel_ogd", "alpha"),
+    "kernel_ogd_radius_not_squared": (CodeEdit("iln.baselines.kernel_ogd", "kernel_ogd",
+                                               "norm_sq > B * B", "norm_sq > B"),
+                                      "iln.conformance.kernel_ogd", "projected"),
+    "fixed_random_projects_onto_the_unit_sphere": (CodeEdit("iln.baselines.fixed_random", "_online",
+                                                            "theta *= B / norm", "theta *= 1.0 / norm"),
+                                                   "iln.conformance.fixed_random", "theta"),
 }
 
 
-@pytest.mark.parametrize("name", sorted(RKS_EDITS))
-def test_each_planted_mistake_of_kitchen_sinks_or_adaboost_is_flagged(name):
-    edit, claim_id, quantity = RKS_EDITS[name]
+@pytest.mark.parametrize("name", sorted(PLANTED_EDITS))
+def test_each_planted_mistake_of_a_learner_is_flagged(name):
+    edit, claim_id, quantity = PLANTED_EDITS[name]
     undo = apply_all((edit,))
     try:
         verdict = _verdict(claim_id)

@@ -22,11 +22,13 @@ from verification.verdicts import HOLDS
 
 CLAIM_ID = "iln.conformance.fixed_random"
 #: Section 6 explores "different initial step sizes and schedules": a constant step, a
-#: decaying schedule, and a projection onto ||theta|| <= B.
+#: decaying schedule, and a projection onto ||theta|| <= B, at B = 1 and at B = 2 (a radius of
+#: 1 alone would hide B confused with 1 or with B^2; the larger step makes B = 2 bind).
 FIXED_RANDOM_RUNS = {
     "constant": {"r": 25, "eta": 5.0},
     "schedule": {"r": 25, "gamma0": 20.0, "gamma1": 0.1},
     "projected": {"r": 25, "eta": 5.0, "B": 1.0},
+    "projected_B2": {"r": 25, "eta": 20.0, "B": 2.0},
 }
 
 

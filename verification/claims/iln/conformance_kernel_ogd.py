@@ -22,10 +22,12 @@ from verification.claims.iln.conformance import (
 from verification.verdicts import HOLDS
 
 CLAIM_ID = "iln.conformance.kernel_ogd"
-#: without projection (B = None, plain kernel OGD) and with one that binds.
+#: without projection (B = None, plain kernel OGD) and with one that binds, at B = 1 and at
+#: B = 2: a radius of 1 alone would hide B confused with B^2 or with 1.
 KERNEL_OGD_RUNS: dict[str, dict[str, Any]] = {
     "unprojected": {"B": None, "eta": 20.0},
     "projected": {"B": 1.0, "eta": 50.0},
+    "projected_B2": {"B": 2.0, "eta": 50.0},
 }
 
 
