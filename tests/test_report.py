@@ -449,13 +449,20 @@ def test_fields_other_issues_add_to_verdicts_are_shown_when_present():
     assert "smallest ratio detected" not in forest_svg([plain])
 
 
-def test_the_type_one_and_statement_mutant_campaigns_come_from_their_own_documents(store, tmp_path):
-    base = {"complete": True, "pending": [], "fingerprint": {"sha256": "cd" * 32}, "defects": [],
+def _selftest_document(claims=("iln.lemma5.tail",), expected=None, per_seed=None):
+    """A minimal selftest.json of one master seed (or the seeds of ``per_seed``)."""
+    per_seed = per_seed or {"0": {"verdicts": {}, "elapsed_s": 1.0}}
+    return {"complete": True, "pending": [], "fingerprint": {"sha256": "cd" * 32}, "defects": [],
             "defects_planned": [], "mutation_score": None, "gaps": [],
-            "false_alarms": {"seeds": [0], "n_verdicts": 1, "differing": [], "rate": 0.0,
-                             "interval": [0.0, 0.975], "level": 0.95,
-                             "per_seed": {"0": {"verdicts": {}, "elapsed_s": 1.0}}},
-            "faults": None, "bad_input": None, "meta": {"claims": ["iln.lemma5.tail"], "profile": "quick"}}
+            "false_alarms": {"seeds": [int(s) for s in per_seed], "n_verdicts": len(claims), "differing": [],
+                             "rate": 0.0, "interval": [0.0, 0.975], "level": 0.95, "claims": list(claims),
+                             "profile": "quick", "per_seed": per_seed},
+            "faults": None, "bad_input": None,
+            "meta": {"claims": list(claims), "profile": "quick", "expected": expected or {}}}
+
+
+def test_the_type_one_and_statement_mutant_campaigns_come_from_their_own_documents(store, tmp_path):
+    base = _selftest_document()
     (tmp_path / "selftest.json").write_text(json.dumps(base))
     seeds = list(range(200))
     type_one = {**base, "false_alarms": {**base["false_alarms"], "seeds": seeds, "alpha": 0.05,
@@ -488,6 +495,32 @@ def test_the_type_one_and_statement_mutant_campaigns_come_from_their_own_documen
     assert "</math>. (43 trials)" in page
     assert "s grid</td>" in page  # the mutant without a search: the profile's grid
     assert "GAP: not detected" in page
+
+
+def test_a_type_two_campaign_replaces_the_rows_and_seeds_of_the_claims_it_ran(store, tmp_path):
+    # Issue 20: the figure claims' type II figures at their planned level come from a campaign of
+    # their own, on its own code; the other claims keep selftest.json's.
+    figure, other = "iln.sec6.figure1", "iln.lemma5.tail"
+    expected = {figure: "violated", other: "holds_after_correction"}
+    old = {str(s): {"verdicts": {figure: "holds" if s % 2 else "violated", other: expected[other]}}
+           for s in range(4)}
+    document = _selftest_document((figure, other), expected, old)
+    document["false_alarms"]["differing"] = [{"seed": s, "claim": figure, "verdict": "holds", "expected": "violated"}
+                                             for s in (1, 3)]
+    document["meta"]["git_revision"] = "0ld0ld0"
+    (tmp_path / "selftest.json").write_text(json.dumps(document))
+    new = {str(s): {"verdicts": {figure: "violated"}} for s in range(20)}
+    campaign = _selftest_document((figure,), {figure: "violated"}, new)
+    campaign["meta"] = {**campaign["meta"], "alpha": 1e-4, "git_revision": "7e57ab1"}
+    (tmp_path / "selftest-type-two-figures.json").write_text(json.dumps(campaign))
+    write_report(store, tmp_path)
+    type_two = json.loads((tmp_path / "summary.json").read_text())["selftest"]["type_two"]
+    assert (type_two[figure]["found"], type_two[figure]["seeds"]) == (20, 20)
+    assert (type_two[other]["found"], type_two[other]["seeds"]) == (4, 4)
+    page = (tmp_path / "selftest.html").read_text()
+    assert f"type II: {figure} (expected violated, quick profile, alpha 0.0001, code at 7e57ab1)" in page
+    assert f"type II: {other} (expected holds_after_correction, code at 0ld0ld0)" in page
+    assert "violated on 20 of 20 master seeds" in (tmp_path / "claims" / f"{figure}.html").read_text()
 
 
 def test_a_figure_claim_s_finding_is_its_headline_and_names_stand_in_data():

@@ -63,6 +63,11 @@ TYPE_ONE_FILE = "selftest-type-one.json"
 #: the statement mutants' document (python -m verification.selftest --parts statement_mutants),
 #: beside SELFTEST_FILE: a campaign of minutes, run again whenever a check changes.
 MUTANTS_FILE = "selftest-statement-mutants.json"
+#: a type II campaign of some claims at their own planned level (python -m verification.selftest
+#: --parts false_alarms --claims ... --seeds 20 --alpha A), beside SELFTEST_FILE: its figures and
+#: seeds replace those of selftest.json for the claims it ran (issue 20's figure claims, whose
+#: plans changed after selftest.json was computed).
+TYPE_TWO_FILE = "selftest-type-two-figures.json"
 EXPLORATION_MARK = ".explore."
 #: version of summary.json's layout: 2 added ``schema_version`` and, per claim, ``run_id`` and
 #: ``revision`` (the run that saved its verdict).
@@ -433,14 +438,30 @@ def _selftest(store: Path, out: Path) -> dict | None:
     type_one = _read_selftest(store, out, TYPE_ONE_FILE)
     if type_one is not None:
         doc = {**doc, "type_one_campaign": {"false_alarms": {"type_one": error_rates(type_one)["type_one"]},
-                                            "meta": {k: type_one["meta"].get(k) for k in
-                                                     ("git_revision", "started", "command", "profile", "alpha")},
+                                            "meta": _campaign_meta(type_one),
                                             "complete": type_one.get("complete")}}
+    type_two = _read_selftest(store, out, TYPE_TWO_FILE)
+    if type_two is not None:
+        fa = type_two["false_alarms"]
+        doc = {**doc, "type_two_campaign": {"false_alarms": {"type_two": error_rates(type_two)["type_two"],
+                                                             "per_seed": fa.get("per_seed", {}),
+                                                             "profile": fa.get("profile", "")},
+                                            "meta": _campaign_meta(type_two),
+                                            "complete": type_two.get("complete")}}
     return doc
 
 
+def _campaign_meta(doc: Mapping) -> dict:
+    """What a part's own campaign is shown with: its code, start, command, profile and alpha."""
+    return {k: doc["meta"].get(k) for k in ("git_revision", "started", "command", "profile", "alpha")}
+
+
 def _stability(claim_id: str, selftest: Mapping | None) -> str | None:
-    """The claim's verdicts over the self-test's master seeds, most frequent first, or None."""
+    """The claim's verdicts over the self-test's master seeds, most frequent first, or None; a
+    claim of the type II campaign (:data:`TYPE_TWO_FILE`) takes that campaign's seeds."""
+    campaign = (selftest or {}).get("type_two_campaign")
+    if campaign is not None and claim_id in campaign["false_alarms"]["type_two"]:
+        selftest = campaign
     per_seed = (selftest or {}).get("false_alarms", {}).get("per_seed", {})
     found = [entry.get("verdicts", {}).get(claim_id) for entry in per_seed.values()]
     found = [v for v in found if v is not None]

@@ -176,13 +176,17 @@ def error_rates(doc: Mapping) -> dict:
     # The type I rate needs many more seeds than the rest (a campaign of its own, at an alpha
     # where its rate is measurable); when that campaign's document was found, its rate serves.
     own = doc.get("type_one_campaign", {}).get("false_alarms", {}).get("type_one")
+    # Likewise a type II campaign of some claims at their planned level replaces their rows.
+    planned = doc.get("type_two_campaign", {}).get("false_alarms", {}).get("type_two", {})
     if "type_one" in fa and "type_two" in fa:
-        return {"type_one": own or fa["type_one"], "type_two": fa["type_two"], "stable": fa.get("stable")}
+        return {"type_one": own or fa["type_one"], "type_two": {**fa["type_two"], **planned},
+                "stable": fa.get("stable")}
     alarms = FalseAlarms(list(fa.get("seeds", [])), list(fa.get("claims", [])), list(fa.get("differing", [])),
                          fa.get("profile", ""), fa.get("elapsed_s", 0.0),
                          expected=doc.get("meta", {}).get("expected"),
                          alpha=fa.get("alpha", doc.get("meta", {}).get("alpha", runner.DEFAULT_ALPHA)))
-    return {"type_one": own or alarms.type_one(), "type_two": alarms.type_two(), "stable": alarms.stable()}
+    return {"type_one": own or alarms.type_one(), "type_two": {**alarms.type_two(), **planned},
+            "stable": alarms.stable()}
 
 
 def _at_revision(revision: str | None) -> str:
@@ -234,12 +238,19 @@ def _error_kinds(doc: Mapping) -> list[Table]:
                      if "type_one_campaign" in doc else doc.get("meta", {}).get("git_revision"))]))
     where = f" ({where})" if where else ""
     type_two_at = _at_revision(doc.get("meta", {}).get("git_revision"))
+    campaign = doc.get("type_two_campaign", {})
+    planned = campaign.get("false_alarms", {}).get("type_two", {})
+    planned_at = ", ".join(filter(None, [
+        f"{campaign['meta'].get('profile')} profile, alpha {campaign['meta'].get('alpha'):g}"
+        if planned and campaign["meta"].get("alpha") is not None else "",
+        _at_revision(campaign.get("meta", {}).get("git_revision"))]))
     rows = [("type I: a printed statement expected to hold rejected"
              + (", or a correction found violated" if corrected else "") + where,
              ", ".join([*one["claims"], *corrected]) or "none",
              f"{one['rejections']} of {one['seeds']} runs", format_value(one["interval"]))]
     for claim, entry in rates["type_two"].items():
-        rows.append((f"type II: {claim} (expected {entry['expected']}" + (f", {type_two_at})" if type_two_at else ")"),
+        at = planned_at if claim in planned else type_two_at
+        rows.append((f"type II: {claim} (expected {entry['expected']}" + (f", {at})" if at else ")"),
                      claim,
                      f"found on {entry['found']} of {entry['seeds']} seeds", format_value(entry["interval"])))
     return [Table("the two kinds of error, apart (each seed one run at the run's family-wise alpha; "
