@@ -137,7 +137,7 @@ def test_figure1_diverged_runs_count_as_the_worst_loss():
     records = _synthetic(FIGURE_CONFIG, lambda b, D: 0.02, {"fixed_random": lambda b, D: 0.05,
                                                            "doubly_stochastic": lambda b, D: 0.06})
     records[0]["learners"]["fixed_random"]["online"] = math.inf
-    values = figure1._losses(records, "psi_evaluations", records[0]["budget"], records[0]["D"], "fixed_random", "online")
+    values = figure1.point_losses(records, "psi_evaluations", records[0]["budget"], records[0]["D"], "fixed_random", "online")
     assert values.max() == figure1.DIVERGED_LOSS
 
 

@@ -47,7 +47,7 @@ def test_states_meet_the_lemmas_setting(name):
     # Lemma 5 on the run's path (the l1 bound is loose by a step: t - 1 updates).
     assert state.alpha_l1 <= theory.alpha_l1_bound(lemma2.B, state.eta, state.t - 1)
     for beta in state.comparators.values():
-        assert lemma2._norm(beta, state.K) < lemma2.B
+        assert lemma2.rkhs_norm(beta, state.K) < lemma2.B
     if name != "section6":
         c, _ = state.two_point
         # Shrinking is possible and f_t is inside the ball: where shrinking can hurt.

@@ -245,7 +245,7 @@ def test_quadratic_bracket_contains_the_supremum():
         grid = np.linspace(-a, a, 29)
         values = [np.array([u, v, w]) for u in grid for v in grid for w in grid]
         true = max(abs(x @ dG @ x - 2 * x @ db) for x in values)
-        low, up, one_low, one_up = lemma3._quadratic_bracket(dG, db, a)
+        low, up, one_low, one_up = lemma3.quadratic_bracket(dG, db, a)
         assert low <= true + 1e-12 <= up + 1e-12
         assert one_low <= max(x @ dG @ x - 2 * x @ db for x in values) + 1e-12 <= one_up + 1e-12
 

@@ -23,9 +23,9 @@ def test_balanced_point_gives_the_two_point_law_whatever_alpha():
     """The erratum's counterexample: every term of Algorithm 2 is +-0.9801 ||alpha||_1."""
     run = algorithm1_run("descent_adversary", 12, 20, _seed(0))
     a = float(np.abs(run.alpha).sum())
-    exact = float(run.alpha @ run.family.kernel(run.X, theorem1_test_time._BALANCED[None, :])[:, 0])
+    exact = float(run.alpha @ run.family.kernel(run.X, theorem1_test_time.BALANCED_POINT[None, :])[:, 0])
     assert exact == pytest.approx(0.0, abs=1e-12)
-    E = np.array([run.predict(theorem1_test_time._BALANCED[None, :], m=1, seed=_seed(k))[0] for k in range(200)])
+    E = np.array([run.predict(theorem1_test_time.BALANCED_POINT[None, :], m=1, seed=_seed(k))[0] for k in range(200)])
     np.testing.assert_allclose(np.abs(E), 0.99**2 * a, rtol=1e-12)  # one term: exactly the two points
     assert 0.3 < np.mean(E > 0) < 0.7  # both signs occur (a 1 - 1e-8 band for Bin(200, 1/2))
     # With delta = 0.2, eps0 = 0.9 a the printed m is 2: |E| > eps0 iff both terms agree (P = 1/2).

@@ -62,7 +62,7 @@ def test_figure2_keeps_every_k_at_most_a_third_of_the_training_points():
     for profile in catalog.PROFILES:
         config = catalog.get(FIG2).config(profile)
         for name in config["datasets"]:
-            assert 3 * max(figure2._grid(config, name)) <= training_rows(name), (profile, name)
+            assert 3 * max(figure2.k_grid(config, name)) <= training_rows(name), (profile, name)
     assert catalog.get(FIG2).config("quick")["datasets"][0] == "adult_like"
 
 

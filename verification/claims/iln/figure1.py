@@ -89,7 +89,9 @@ def figure1_trial(config, seed) -> dict:
     return {"accounting": accounting, "budget": float(budget), "D": int(D), "learners": learners}
 
 
-def _losses(records, accounting, budget, D, learner, loss):
+def point_losses(records, accounting, budget, D, learner, loss):
+    """``learner``'s ``loss`` on every trial of the grid point (accounting, budget, D), in seed
+    order; a diverged run counts as :data:`DIVERGED_LOSS`."""
     values = [r["learners"][learner][loss] for r in records
               if r["accounting"] == accounting and r["budget"] == budget and r["D"] == D]
     return np.array([v if math.isfinite(v) else DIVERGED_LOSS for v in values])
@@ -105,8 +107,8 @@ def _cells(records, config):
         for accounting, budgets in config["budgets"].items():
             cells[f"{loss}/{accounting}"] = {f"{budget:g}": [
                 rules.PairedPoint(
-                    key=f"D={D}/{comp}", a=_losses(records, accounting, budget, D, "shrinking_gradient", loss),
-                    b=_losses(records, accounting, budget, D, comp, loss), names=("shrinking_gradient", comp),
+                    key=f"D={D}/{comp}", a=point_losses(records, accounting, budget, D, "shrinking_gradient", loss),
+                    b=point_losses(records, accounting, budget, D, comp, loss), names=("shrinking_gradient", comp),
                     instance={"accounting": accounting, "budget": budget, "D": D, "competitor": comp,
                               "competitor_label": LABELS[comp], "loss": LOSSES[loss]})
                 for D in config["D"] for comp in COMPETITORS] for budget in budgets}
@@ -127,7 +129,7 @@ def _figure(records, config, loss, accounting):
         for learner in config["learners"]:
             means, intervals = [], []
             for D in config["D"]:
-                values = _losses(records, accounting, budget, D, learner, loss)
+                values = point_losses(records, accounting, budget, D, learner, loss)
                 means.append(float(values.mean()))
                 ci = statistics.bootstrap_interval(values, 0.95, seed=int(D), method="percentile")
                 intervals.append([ci.low, ci.high])

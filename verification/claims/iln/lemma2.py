@@ -160,7 +160,7 @@ class ProbeState:
 
     @property
     def f_norm(self) -> float:
-        return _norm(self.alpha, self.K)
+        return rkhs_norm(self.alpha, self.K)
 
     @property
     def k_tt(self) -> float:
@@ -174,13 +174,15 @@ class ProbeState:
                 "warm_up_m": self.run.m, "description": STATES[self.name]}
 
 
-def _norm(coef, K) -> float:
+def rkhs_norm(coef, K) -> float:
+    """``||f|| = sqrt(coef' K coef)`` for ``f = sum_i coef_i Phi(x_i)`` with Gram matrix ``K``
+    (clipped at 0 against rounding)."""
     return math.sqrt(max(float(coef @ K @ coef), 0.0))
 
 
 def _into_ball(coef, K) -> np.ndarray:
     """``coef`` scaled into the open ball of radius B, if it is not inside already."""
-    norm = _norm(coef, K)
+    norm = rkhs_norm(coef, K)
     return coef * (_INSIDE * B / norm) if norm >= _INSIDE * B else coef
 
 
@@ -280,7 +282,7 @@ def round_outcome(state: ProbeState, estimate: float, alpha_next, shrank: bool) 
            "D": bool(abs(estimate - state.inner) >= 8.0 * B),
            "boundary": bool(abs(estimate) == EVENT_THRESHOLD * B)}
     for name, beta in state.comparators.items():
-        out[name] = bool(_norm(alpha_next - beta, state.K) > _norm(hat - beta, state.K))
+        out[name] = bool(rkhs_norm(alpha_next - beta, state.K) > rkhs_norm(hat - beta, state.K))
     return out
 
 

@@ -55,7 +55,8 @@ PREDICTORS = ("final", "averaged")
 #: corrected one (chosen by ShrinkingGradientResult.predict from epsilon and delta).
 M_RULES = ("printed", "corrected")
 
-_BALANCED = np.array([0.99, 0.99, -0.99, -0.99])
+#: the test point of ``TEST_POINTS["balanced"]``, the erratum's counterexample.
+BALANCED_POINT = np.array([0.99, 0.99, -0.99, -0.99])
 
 
 def _finite(value):
@@ -65,7 +66,7 @@ def _finite(value):
 
 def _test_point(run, point: str) -> np.ndarray:
     if point == "balanced":
-        return _BALANCED
+        return BALANCED_POINT
     return run.X[0]
 
 

@@ -32,7 +32,7 @@ from verification.verdicts import VIOLATED, Verdict
 ID = "rks.fig2.alpha_inf_decay"
 
 
-def _grid(config, name: str) -> list[int]:
+def k_grid(config, name: str) -> list[int]:
     """Figure 2's K for data set ``name``: ``config["K"]`` is one grid for every data set, or a
     mapping from data set to its grid."""
     grid = config["K"]
@@ -61,9 +61,9 @@ def _alpha_inf_norms(config, seed) -> dict:
     record = {}
     for d, name in enumerate(config["datasets"]):
         Xtr, ytr, _, _ = instances.split(name, child(seed, d, 0))
-        _check_third(name, Xtr.shape[0], _grid(config, name))
+        _check_third(name, Xtr.shape[0], k_grid(config, name))
         family = RandomStump(Xtr.shape[1])
-        for K in _grid(config, name):
+        for K in k_grid(config, name):
             fit = random_kitchen_sinks(Xtr, ytr, family, K=K, seed=child(seed, d, 1, K), loss="quadratic")
             record[f"{name}/K={K}"] = fit.alpha_inf_norm
     return record
@@ -82,7 +82,7 @@ def _decay_point(records, name, config) -> rules.RatePoint:
     printed exponent, 1, is positive as the rule's ratio needs), at least ``exponent -
     tolerance``.  The statement has a lower side only: a decay faster than 1/K is not
     evidence against "decays linearly" (issue 20), so no upper side spends alpha."""
-    return rules.RatePoint(key=name, slopes=(-_slopes(records, name, _grid(config, name))).tolist(), upper=None,
+    return rules.RatePoint(key=name, slopes=(-_slopes(records, name, k_grid(config, name))).tolist(), upper=None,
                            lower=config["exponent"], tolerance=config["tolerance"], instance={"dataset": name})
 
 
@@ -91,8 +91,8 @@ def _loglog_fits(records, config) -> dict:
     whole) and the median ``||alpha||_inf`` at each K: Figure 2's curves, for the report."""
     fits = {}
     for name in config["datasets"]:
-        values = np.array([[r[f"{name}/K={K}"] for K in _grid(config, name)] for r in records])
-        fit = statistics.loglog_fit(_grid(config, name), values, 0.95, seed=0)
+        values = np.array([[r[f"{name}/K={K}"] for K in k_grid(config, name)] for r in records])
+        fit = statistics.loglog_fit(k_grid(config, name), values, 0.95, seed=0)
         fits[name] = {"slope": fit.slope, "ols_95": [fit.slope_interval.low, fit.slope_interval.high],
                       "bootstrap_95": [fit.slope_bootstrap.low, fit.slope_bootstrap.high],
                       "r_squared": fit.r_squared,
@@ -120,8 +120,8 @@ def decide(records, config, alpha) -> Verdict:
                      f"(printed 1, tolerance {config['tolerance']:g}; a faster decay does not count against it)",
         "statistic": "decay exponent = -(log-log slope of ||alpha||_inf on K)",
         "other_datasets_not_deciding": others, "loglog_fits": fits,
-        "K": {name: _grid(config, name) for name in config["datasets"]},
-        "median_alpha_inf_by_K": dict(zip(map(str, _grid(config, first)), fits[first]["median_alpha_inf"],
+        "K": {name: k_grid(config, name) for name in config["datasets"]},
+        "median_alpha_inf_by_K": dict(zip(map(str, k_grid(config, first)), fits[first]["median_alpha_inf"],
                                           strict=True))})
     return _with_headline(verdict, first, others)
 
@@ -204,10 +204,10 @@ def _fig2_on(config, name: str) -> dict:
     """Figure 2's configuration on data set ``name`` alone (a user's ``"libsvm:PATH"``, say):
     the deciding data set's grid, cut at a third of ``name``'s training points."""
     m = instances.training_rows(name)
-    grid = [K for K in _grid(config, config["datasets"][0]) if m >= 3 * K]
+    grid = [K for K in k_grid(config, config["datasets"][0]) if m >= 3 * K]
     if len(grid) < 3:
         raise ValueError(f"data: {name!r} has {m} training points, too few for three K of Figure 2's "
-                         f"grid {_grid(config, config['datasets'][0])} with K <= m/3")
+                         f"grid {k_grid(config, config['datasets'][0])} with K <= m/3")
     return {**config, "datasets": [name], "K": {name: grid}}
 
 

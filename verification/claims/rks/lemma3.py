@@ -37,7 +37,7 @@ from verification.verdicts import HOLDS, Verdict
 ID = "rks.lemma3.estimation"
 
 
-def _quadratic_bracket(dG: np.ndarray, db: np.ndarray, a: float) -> tuple[float, float, float, float]:
+def quadratic_bracket(dG: np.ndarray, db: np.ndarray, a: float) -> tuple[float, float, float, float]:
     """``(two-sided low, two-sided up, one-sided low, one-sided up)`` of the supremum of
     ``D(alpha) = alpha' dG alpha - 2 alpha' db`` over ``|alpha_k| <= a``."""
     upper = a * a * np.abs(dG).sum() + 2 * a * np.abs(db).sum()
@@ -84,7 +84,7 @@ def trial(config, seed) -> dict:
         else:
             dG = Z.T @ Z / Z.shape[0] - Zs.T @ Zs / m
             db = Z.T @ ybar / Z.shape[0] - Zs.T @ y / m
-            values = _quadratic_bracket(dG, db, a)
+            values = quadratic_bracket(dG, db, a)
         for label, v in zip(("two_low", "two_up", "one_low", "one_up"), values, strict=True):
             record[f"{name}/{loss}/K={K}/m={m}/{label}"] = float(v)
     return record
