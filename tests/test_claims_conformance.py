@@ -40,6 +40,7 @@ def test_the_conformance_claims_are_marked_apart_from_the_statements():
     claims = catalog.load()
     assert {c for c in claims if claims[c].kind == "conformance"} == set(CONFORMANCE + FINDINGS)
     assert claims["iln.alg1.rule"].kind == "statement"
+    assert {c for c in claims if claims[c].kind == "exploration"} == {c for c in claims if ".explore." in c}
     with pytest.raises(ValueError, match="kind"):
         catalog.Claim(id="x", title="x", sources=(), rule="r", expected="holds",
                       configs={p: {"n_trials": 1} for p in catalog.PROFILES},

@@ -354,7 +354,9 @@ class Erratum:
 #: what a claim's verdict is about: a statement of a paper, or the conformance of the shipped
 #: code to its line-by-line transcription of a paper's pseudo-code (reported apart from the
 #: verdicts on the papers: an identity of the code, not evidence for or against a statement).
-CLAIM_KINDS = ("statement", "conformance")
+#: a paper's statement; an exploration (a finding beyond the papers' statements, reported in its
+#: own section); a claim about the shipped code (conformance).
+CLAIM_KINDS = ("statement", "exploration", "conformance")
 
 
 @dataclass(frozen=True)

@@ -68,7 +68,6 @@ MUTANTS_FILE = "selftest-statement-mutants.json"
 #: seeds replace those of selftest.json for the claims it ran (issue 20's figure claims, whose
 #: plans changed after selftest.json was computed).
 TYPE_TWO_FILE = "selftest-type-two-figures.json"
-EXPLORATION_MARK = ".explore."
 #: version of summary.json's layout: 2 added ``schema_version`` and, per claim, ``run_id`` and
 #: ``revision`` (the run that saved its verdict).
 SCHEMA_VERSION = 2
@@ -78,13 +77,14 @@ class ReportError(ValueError):
     """The report cannot be written from these inputs (a one-line message naming the input)."""
 
 
-def is_exploration(claim_id: str) -> bool:
-    """Explorations are findings beyond the papers' statements, reported in their own section.
+def is_exploration(claim: Claim) -> bool:
+    """Explorations (``kind="exploration"``) are findings beyond the papers' statements,
+    reported in their own section.
 
-    >>> is_exploration("iln.explore.m_ablation"), is_exploration("iln.lemma4.hoeffding")
+    >>> is_exploration(catalog.get("iln.explore.m_ablation")), is_exploration(catalog.get("iln.lemma4.hoeffding"))
     (True, False)
     """
-    return EXPLORATION_MARK in claim_id
+    return claim.kind == "exploration"
 
 
 @dataclass(frozen=True)
@@ -301,11 +301,11 @@ class ReportContext:
     @property
     def statements(self) -> tuple[ClaimView, ...]:
         """The claims of the papers' statements."""
-        return tuple(c for c in self.claims if not is_exploration(c.id))
+        return tuple(c for c in self.claims if not is_exploration(c.claim))
 
     @property
     def explorations(self) -> tuple[ClaimView, ...]:
-        return tuple(c for c in self.claims if is_exploration(c.id))
+        return tuple(c for c in self.claims if is_exploration(c.claim))
 
     @property
     def counts(self) -> dict[str, int]:
@@ -578,8 +578,9 @@ def gather(store: str | Path, out: str | Path) -> ReportContext:
                   "is 0, negative or a band has no ratio and says so. The conformance claims of "
                   "the code (the implementation against its transcription) are in the table below, "
                   "not in the plot: they are not statements of the papers.",
-                  # Only the papers' statements: the first screen answers what the papers get wrong.
-                  forest_svg(tuple(r for r in rows_ if known[r.claim_id].kind == "statement")))
+                  # The papers' statements and the explorations that run them on searched
+                  # instances: the first screen answers what the papers get wrong.
+                  forest_svg(tuple(r for r in rows_ if known[r.claim_id].kind != "conformance")))
     selftest = _selftest(store, out)
     views = tuple(replace(v, stability=_stability(v.id, selftest)) for v in views)
     return ReportContext(views, errata, run, _reproducibility(run, views), rows_, forest, selftest,

@@ -95,5 +95,5 @@ def render_pages(ctx: ReportContext) -> dict[str, str]:
             ctx=ctx, selftest_tables=selftest_tables(ctx.selftest), selftest_intro=SELFTEST_INTRO)
     template = env.get_template("claim.html")
     for c in ctx.claims:
-        pages[c.page] = template.render(c=c, row=c.row, explore=is_exploration(c.id))
+        pages[c.page] = template.render(c=c, row=c.row, explore=is_exploration(c.claim))
     return pages

@@ -185,7 +185,7 @@ register(Claim(
     id="iln.explore.families", title="Exploration: Theorem 1's regret bound and the l1 bound hold for every feature family",
     sources=_FAMILY_SOURCES, rule="mean bound and deterministic invariant", trial=families_trial, decide=families_decide,
     # Nothing in the proofs depends on the family beyond |psi| <= 1: fixed before running.
-    expected=HOLDS,
+    expected=HOLDS, kind="exploration",
     configs=profiles({"families": list(FAMILIES), "sequences": list(FAMILY_SEQUENCES)},
                      smoke={"n_trials": 3, "T": 20}, quick={"n_trials": 8, "T": 32}, full={"n_trials": 12, "T": 128}),
     instances="every feature family with an oracle (" + described(FAMILIES) + ") on each sequence ("
@@ -292,7 +292,7 @@ register(Claim(
     # Fixed before running: the variance term needs m of order ||alpha||_1^2 T, and the runs'
     # ||alpha||_1 stays far below the (16B+1) eta t the proof's m provisions for, so three
     # orders of magnitude fewer samples should still meet the bound.
-    expected=HOLDS, trial=ablation_trial, decide=ablation_decide,
+    expected=HOLDS, kind="exploration", trial=ablation_trial, decide=ablation_decide,
     configs=profiles({"families": list(FAMILIES), "sequences": _ABLATION_SEQUENCES, "fractions": _FRACTIONS,
                       "decisive_fraction": 4.0 ** -5},
                      smoke={"n_trials": 3, "T": 20, "families": ["coordinate", "relu"], "fractions": _FRACTIONS[::2]},
@@ -388,7 +388,7 @@ register(Claim(
     sources=_FAMILY_SOURCES, rule="mean bound on fresh runs of each searched sequence",
     # Fixed before running: the proof's bound holds for every oblivious sequence, and the
     # minimax construction reaches only about a quarter of it (iln.thm1.regret).
-    expected=HOLDS, trial=adversarial_trial, decide=adversarial_decide,
+    expected=HOLDS, kind="exploration", trial=adversarial_trial, decide=adversarial_decide,
     configs=profiles(smoke={"n_trials": 2, "T": 20, "max_examples": 10, "fresh_runs": 5},
                      quick={"n_trials": 4, "T": 24, "max_examples": 60, "fresh_runs": 12},
                      full={"n_trials": 8, "T": 48, "max_examples": 200, "fresh_runs": 20}),
