@@ -141,6 +141,24 @@ PLANTED_EDITS = {
     "fixed_random_norm_recorded_before_the_projection": (
         CodeEdit("iln.baselines.fixed_random", "_online", "            norm = B\n", "            pass\n"),
         "iln.conformance.fixed_random", "theta_norm"),
+    # Algorithm 1's trace, which the lemma claims read, kept by updates beside alpha: each
+    # mistake leaves every alpha^(t) right.
+    "alg1_l1_norm_without_the_new_coefficient": (
+        CodeEdit("iln.shrinking_gradient", "shrinking_gradient", "alpha_l1[t + 1] = np.abs(alpha[: t + 1]).sum()",
+                 "alpha_l1[t + 1] = np.abs(alpha[:t]).sum()"),
+        "iln.conformance.alg1", "alpha_l1"),
+    "alg1_norm_cross_term_without_2": (
+        CodeEdit("iln.shrinking_gradient", "shrinking_gradient", "f_norm_sq[t] + 2.0 * step[t] * inner[t]",
+                 "f_norm_sq[t] + step[t] * inner[t]"),
+        "iln.conformance.alg1", "f_norm_sq"),
+    "alg1_norm_shrunk_by_a_quarter_not_a_sixteenth": (
+        CodeEdit("iln.shrinking_gradient", "shrinking_gradient", "f_norm_sq[t] * shrink_factor**2",
+                 "f_norm_sq[t] * shrink_factor"),
+        "iln.conformance.alg1", "f_norm_sq"),
+    "alg1_loss_without_one_half": (
+        CodeEdit("iln.shrinking_gradient", "shrinking_gradient", "loss_exact=0.5 * (inner - played) ** 2,",
+                 "loss_exact=(inner - played) ** 2,"),
+        "iln.conformance.alg1", "loss_exact"),
 }
 
 
