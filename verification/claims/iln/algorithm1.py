@@ -27,7 +27,7 @@ from fractions import Fraction
 import numpy as np
 
 import verification.rules.mean
-from iln import theory
+from iln import estimator, theory
 from iln.comparator import best_in_ball
 from iln.comparator import regret as comparator_regret
 from iln.random_streams import child
@@ -97,14 +97,23 @@ def tie_premise_breaches(run) -> list[dict]:
     Algorithm 2 is ``psi(x; w)^2 = 1/4`` and ``E_2 = ||alpha||_1 / 4`` whatever the draws (ICML
     and arXiv eq. 11).  An estimate off it means Algorithm 2 is off eq. 11 (e.g. m - 1 terms
     summed and divided by m), and the run no longer reaches the boundary it exists for: the rule
-    replayed on the estimate would then hold without the boundary ever being tested.
+    replayed on the estimate would then hold without the boundary ever being tested.  The run's
+    own estimate comes from its implementation of Algorithm 2; the other two implementations
+    (:data:`iln.estimator.METHODS`) are asked for the same ``E_2``, since no other claim of the
+    smoke profile meets them on an instance where their output is exact.
     """
-    E, exact = float(run.trace.estimate[1]), float(run.trace.inner_exact[1])
-    if abs(E - exact) <= SLACK * max(1.0, abs(exact)):
-        return []
+    exact = float(run.trace.inner_exact[1])
+    estimates = {"run": float(run.trace.estimate[1])}
+    for method in estimator.METHODS:
+        if method != run.method:
+            estimates[method] = estimator.estimate_scalar_product(
+                run.alpha_history[1][:1], run.X[:1], run.X[1], run.m, run.family,
+                seed=child(run.seed, 2), method=method)
     return [{"round": 2, "E_t": E, "exact": exact, "threshold": theory.SHRINK_THRESHOLD * run.B,
-             "rule": "premise: E_2 = <f_2, Phi(x_2)> exactly (every term of Algorithm 2 is 1/4)",
-             "recorded_shrink": bool(run.trace.shrink[1]), "deviation": abs(E - exact)}]
+             "rule": f"premise: E_2 = <f_2, Phi(x_2)> exactly (every term of Algorithm 2 is 1/4), "
+                     f"Algorithm 2 of the {source}",
+             "recorded_shrink": bool(run.trace.shrink[1]), "deviation": abs(E - exact)}
+            for source, E in estimates.items() if abs(E - exact) > SLACK * max(1.0, abs(exact))]
 
 
 def rule_trial(config, seed) -> dict:
