@@ -54,8 +54,10 @@ LAW_ID = "iln.conformance.alg1_law"
 
 #: the runs of ``iln.conformance.alg1``: what each passes beyond the data, B and the seed.
 ALGORITHM1_CONFORMANCE_RUNS = {
-    "defaults_B1": "Section 6 data, random coordinates, B = 1, every other argument at its default",
-    "defaults_B2": "Section 6 data, random coordinates, B = 2, every other argument at its default",
+    "defaults_B1": "Section 6 data, random coordinates, B = 1, every other argument of the learner at "
+                   "its default (the oracle given, to fill the trace)",
+    "defaults_B2": "Section 6 data, random coordinates, B = 2, every other argument of the learner at "
+                   "its default (the oracle given, to fill the trace)",
     "large_step": "two coordinates in [0.5, 0.95], labels +-1, B = 2, eta = 6, m = 40 given to both: "
                   "eta k(x, x) > 2, so |E_t| reaches 16B and line 9 shrinks",
     "tie": "one coordinate, x_t = 0.5, labels (1, 0, 0), B = 1, eta = 64, m = 3 given to both: "
