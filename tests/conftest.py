@@ -63,3 +63,28 @@ def expected_at_smoke(tmp_path):
         json.dumps(result.to_json())
 
     return check
+
+
+def _smoke_verdict(claim_id, *, edits=(), n_trials=None, first_seed=0):
+    from verification import catalog
+    from verification.selftest.injection import apply_all
+
+    claim = catalog.load()[claim_id]
+    config = claim.config("smoke")
+    n = config["n_trials"] if n_trials is None else n_trials
+    # The edits are undone even when a trial raises: a planted mistake must not leak into the
+    # tests that run after this one in the same process.
+    undo = apply_all(tuple(edits))
+    try:
+        records = [claim.trial(config, np.random.SeedSequence([first_seed, s])) for s in range(n)]
+    finally:
+        undo()
+    return claim.decide(records, config, 1e-3 / 30)
+
+
+@pytest.fixture
+def smoke_verdict():
+    """``smoke_verdict(claim_id, *, edits=(), n_trials=None, first_seed=0)``: the claim's verdict
+    from its smoke configuration's trials (seeds ``[first_seed, s]``, in this process), with the
+    run-time source ``edits`` (:mod:`verification.selftest.injection`) planted while they run."""
+    return _smoke_verdict

@@ -11,6 +11,7 @@ from iln.random_streams import child
 from verification import catalog
 from verification.claims.iln.algorithm1 import rule_breaches, rule_decide, rule_trial
 from verification.claims.iln.instances import algorithm1_run
+from verification.selftest.injection import CodeEdit
 from verification.verdicts import INCONCLUSIVE, VIOLATED
 
 
@@ -102,3 +103,21 @@ def test_a_correction_that_fails_too_is_a_violation(smoke):
     verdict = claim.decide(both, config, ALPHA)
     assert verdict.verdict == VIOLATED
     assert verdict.verdict_corrected == VIOLATED
+
+
+#: Algorithm 2 summing m - 1 draws divided by m, in the compiled and in the vectorised code: the
+#: rule still holds on every round, but E_2 = 15.75 misses the tie, which the claim checks.
+ALGORITHM2_ONE_DRAW_SHORT = {
+    "run": CodeEdit("iln.estimator", "_fast", ".multinomial(m, np.abs(a) / norm1)",
+                    ".multinomial(m - 1, np.abs(a) / norm1)"),
+    "numpy": CodeEdit("iln.estimator", "_numpy", "n = min(chunk, m - lo)", "n = min(chunk, m - lo - 1) or 1"),
+}
+
+
+@pytest.mark.parametrize("source", sorted(ALGORITHM2_ONE_DRAW_SHORT))
+def test_the_rule_claim_flags_an_algorithm2_that_moves_the_tie_off_the_boundary(source, smoke_verdict):
+    verdict = smoke_verdict("iln.alg1.rule", edits=(ALGORITHM2_ONE_DRAW_SHORT[source],))
+    assert verdict.verdict == VIOLATED, verdict.details
+    assert verdict.counterexample["run"] in ("tie", "tie_B2")
+    assert verdict.counterexample["round"] == 2
+    assert verdict.counterexample["rule"].endswith(f"Algorithm 2 of the {source}")

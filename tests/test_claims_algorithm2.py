@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from verification.claims.iln import algorithm2
+from verification.selftest.injection import CodeEdit
 
 
 def _records(values):
@@ -30,3 +31,15 @@ def test_estimates_outside_the_range_are_decided_not_raised():
     verdict = algorithm2.unbiased_decide(_records(values), {"margin": 0.05}, 1e-3)
     assert verdict.verdict == "violated"
     assert verdict.details["points"]["two_point/fast"]["values_outside_range"] > 0
+
+
+def test_smoke_flags_an_estimator_that_indexes_the_inputs_by_position_in_the_support(smoke_verdict):
+    # The compiled Algorithm 2 drops the zeros of alpha and then reads x_1, ..., x_s instead
+    # of the inputs of the s non-zero coefficients: right whenever alpha has no zero, which
+    # only the zero_coefficient instance has.
+    edit = CodeEdit("iln.estimator", "_fast", "np.ascontiguousarray(X[support]), x,",
+                    "np.ascontiguousarray(X[: support.size]), x,")
+    verdict = smoke_verdict("iln.alg2.unbiased", edits=(edit,))
+    assert verdict.verdict == "violated", verdict.details
+    assert verdict.counterexample["point"] == "zero_coefficient/fast"
+

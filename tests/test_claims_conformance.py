@@ -8,7 +8,7 @@ from iln.rks.reference.adaboost import best_stump, weighted_error
 from verification import catalog
 from verification.rules.conformance import compare
 from verification.selftest import defects
-from verification.selftest.injection import CodeEdit, apply_all
+from verification.selftest.injection import CodeEdit
 
 CONFORMANCE = ["iln.conformance.alg1", "iln.conformance.alg1_law", "iln.conformance.averaged_predictor",
                "iln.conformance.fixed_random", "iln.conformance.dsgd", "iln.conformance.kernel_ogd",
@@ -28,14 +28,6 @@ CAUGHT_BY = {
 }
 
 
-def _verdict(claim_id, profile="smoke", n_trials=None, first_seed=0):
-    claim = catalog.load()[claim_id]
-    config = claim.config(profile)
-    n = config["n_trials"] if n_trials is None else n_trials
-    records = [claim.trial(config, np.random.SeedSequence([first_seed, s])) for s in range(n)]
-    return claim.decide(records, config, 1e-3 / 30)
-
-
 def test_the_conformance_claims_are_marked_apart_from_the_statements():
     claims = catalog.load()
     assert {c for c in claims if claims[c].kind == "conformance"} == set(CONFORMANCE + FINDINGS)
@@ -48,16 +40,16 @@ def test_the_conformance_claims_are_marked_apart_from_the_statements():
 
 
 @pytest.mark.parametrize("claim_id", CONFORMANCE)
-def test_each_conformance_claim_holds_on_the_shipped_code_at_smoke(claim_id):
-    verdict = _verdict(claim_id)
+def test_each_conformance_claim_holds_on_the_shipped_code_at_smoke(claim_id, smoke_verdict):
+    verdict = smoke_verdict(claim_id)
     assert verdict.verdict == "holds", verdict.details
     assert verdict.can_fail
 
 
 @pytest.mark.parametrize("claim_id", FINDINGS)
-def test_each_finding_is_violated_on_the_shipped_code_at_smoke(claim_id):
+def test_each_finding_is_violated_on_the_shipped_code_at_smoke(claim_id, smoke_verdict):
     assert catalog.load()[claim_id].expected == "violated"
-    verdict = _verdict(claim_id)
+    verdict = smoke_verdict(claim_id)
     assert verdict.verdict == "violated", verdict.details
     assert verdict.counterexample["quantities_off"] in (["risk"], ["stump_errors"])
 
@@ -146,17 +138,35 @@ PLANTED_EDITS = {
     "fixed_random_projects_onto_the_unit_sphere": (CodeEdit("iln.baselines.fixed_random", "_online",
                                                             "theta *= B / norm", "theta *= 1.0 / norm"),
                                                    "iln.conformance.fixed_random", "theta"),
+    # theta and every prediction stay right; only the result's record of ||theta_t|| is off.
+    "fixed_random_norm_recorded_before_the_projection": (
+        CodeEdit("iln.baselines.fixed_random", "_online", "            norm = B\n", "            pass\n"),
+        "iln.conformance.fixed_random", "theta_norm"),
+    # Algorithm 1's trace, which the lemma claims read, kept by updates beside alpha: each
+    # mistake leaves every alpha^(t) right.
+    "alg1_l1_norm_without_the_new_coefficient": (
+        CodeEdit("iln.shrinking_gradient", "shrinking_gradient", "alpha_l1[t + 1] = np.abs(alpha[: t + 1]).sum()",
+                 "alpha_l1[t + 1] = np.abs(alpha[:t]).sum()"),
+        "iln.conformance.alg1", "alpha_l1"),
+    "alg1_norm_cross_term_without_2": (
+        CodeEdit("iln.shrinking_gradient", "shrinking_gradient", "f_norm_sq[t] + 2.0 * step[t] * inner[t]",
+                 "f_norm_sq[t] + step[t] * inner[t]"),
+        "iln.conformance.alg1", "f_norm_sq"),
+    "alg1_norm_shrunk_by_a_quarter_not_a_sixteenth": (
+        CodeEdit("iln.shrinking_gradient", "shrinking_gradient", "f_norm_sq[t] * shrink_factor**2",
+                 "f_norm_sq[t] * shrink_factor"),
+        "iln.conformance.alg1", "f_norm_sq"),
+    "alg1_loss_without_one_half": (
+        CodeEdit("iln.shrinking_gradient", "shrinking_gradient", "loss_exact=0.5 * (inner - played) ** 2,",
+                 "loss_exact=(inner - played) ** 2,"),
+        "iln.conformance.alg1", "loss_exact"),
 }
 
 
 @pytest.mark.parametrize("name", sorted(PLANTED_EDITS))
-def test_each_planted_mistake_of_a_learner_is_flagged(name):
+def test_each_planted_mistake_of_a_learner_is_flagged(name, smoke_verdict):
     edit, claim_id, quantity = PLANTED_EDITS[name]
-    undo = apply_all((edit,))
-    try:
-        verdict = _verdict(claim_id)
-    finally:
-        undo()
+    verdict = smoke_verdict(claim_id, edits=(edit,))
     assert verdict.verdict == "violated", (name, verdict.details)
     assert quantity in verdict.counterexample["quantities_off"]
 
@@ -171,24 +181,19 @@ def test_the_runs_of_alg1_reach_the_shrink_branch_its_band_and_the_tie():
 
 
 @pytest.mark.parametrize(("defect", "claim_id"), sorted(CAUGHT_BY.items()))
-def test_each_planted_defect_of_algorithm1_or_a_baseline_is_flagged(defect, claim_id):
-    with defects.get(defect).applied():
-        verdict = _verdict(claim_id)
+def test_each_planted_defect_of_algorithm1_or_a_baseline_is_flagged(defect, claim_id, smoke_verdict):
+    verdict = smoke_verdict(claim_id, edits=defects.get(defect).edits)
     assert verdict.verdict == "violated", (defect, verdict.details)
     assert verdict.counterexample["quantities_off"]
 
 
-def test_the_law_claim_sees_estimates_made_from_a_quarter_of_the_samples():
+def test_the_law_claim_sees_estimates_made_from_a_quarter_of_the_samples(smoke_verdict):
     # The shipped code drawing m // 4 samples while reporting m: the spread share drops from
     # about 0.68 to about 0.38, past what 400 trials resolve.
     edit = CodeEdit("iln.shrinking_gradient", "shrinking_gradient",
                     "E = estimator.estimate_validated(past, X[:t], X[t], m, family,",
                     "E = estimator.estimate_validated(past, X[:t], X[t], m // 4, family,")
-    undo = apply_all((edit,))
-    try:
-        verdict = _verdict("iln.conformance.alg1_law", n_trials=400)
-    finally:
-        undo()
+    verdict = smoke_verdict("iln.conformance.alg1_law", edits=(edit,), n_trials=400)
     assert verdict.verdict == "violated", verdict.details
     assert verdict.counterexample["point"] == "spread"
 

@@ -10,6 +10,7 @@ from iln.features import RandomCoordinate
 from verification import catalog
 from verification.claims.iln import section6_baselines as sb
 from verification.selftest import defects
+from verification.selftest.injection import CodeEdit
 
 CONFIG = catalog.get(sb.CLAIM_ID).configs["smoke"]
 
@@ -28,7 +29,7 @@ def test_the_claim_holds_on_the_implementation_to_the_last_bits():
 
 @pytest.mark.parametrize(("defect", "broken"), [
     ("dsgd_constant_step", {"dsgd_schedule", "dsgd_regularised"}),
-    ("fixed_random_resampled", {"fixed_random_schedule", "fixed_random_projected"}),
+    ("fixed_random_resampled", {"fixed_random_schedule", "fixed_random_projected", "fixed_random_least_squares"}),
 ])
 def test_each_baseline_defect_of_the_self_test_is_a_violation_naming_its_run(defect, broken):
     with defects.get(defect).applied():
@@ -39,6 +40,15 @@ def test_each_baseline_defect_of_the_self_test_is_a_violation_naming_its_run(def
     assert verdict.verdict == "violated"
     assert verdict.counterexample["run"] in broken
     assert verdict.counterexample["first_round"] >= 2  # round 1 predicts 0 whatever the rule
+
+
+def test_a_least_squares_fit_that_sees_the_label_it_predicts_is_a_violation(smoke_verdict):
+    # The diagonal of the Cholesky factor kept: round t's prediction is the fit to points 1..t.
+    edit = CodeEdit("iln.baselines.fixed_random", "_least_squares", "predictions = np.tril(L, -1) @ z",
+                    "predictions = np.tril(L) @ z")
+    verdict = smoke_verdict(sb.CLAIM_ID, edits=(edit,))
+    assert verdict.verdict == "violated"
+    assert verdict.counterexample["run"] == "fixed_random_least_squares"
 
 
 def test_the_replay_sees_the_regularisation_and_the_schedule():

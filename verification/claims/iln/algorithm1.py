@@ -5,7 +5,9 @@
   sign it was run with. Every later claim about Algorithm 1 (Lemmas 1, 2, 5 and 6, Theorem 1)
   rests on this rule, and a statistical check of those claims cannot see a rule broken only
   on a set of rounds of probability zero, such as the boundary ``|E_t| = 16B``; the ``tie``
-  runs put an estimate exactly on that boundary.
+  runs put an estimate exactly on that boundary, and the claim checks that they do (their
+  ``E_2`` is exact, :func:`tie_premise_breaches`): an Algorithm 2 off its eq. (11) there would
+  otherwise move the estimate off the boundary and leave the rule untested on it.
 * ``iln.alg1.update_sign``: both versions print the new coefficient so that
   ``f_{t+1} = f_t + eta (E_t - y_t) Phi(x_t)`` (ICML Algorithm 1: ``alpha_t^(t+1) = -eta (y_t -
   E_t)``; arXiv Algorithm 1: ``alpha_t^(t+1) = eta (E_t - y_t)``): a step *up* the estimated
@@ -25,7 +27,7 @@ from fractions import Fraction
 import numpy as np
 
 import verification.rules.mean
-from iln import theory
+from iln import estimator, theory
 from iln.comparator import best_in_ball
 from iln.comparator import regret as comparator_regret
 from iln.random_streams import child
@@ -84,6 +86,36 @@ def rule_breaches(run) -> list[dict]:
     return breaches
 
 
+#: the runs whose round 2 puts E_2 = 16 on the test's boundary (16B at B = 1, 8B at B = 2).
+TIE_RUNS = ("tie", "tie_B2")
+
+
+def tie_premise_breaches(run) -> list[dict]:
+    """Round 2 of a tie run, if ``E_2`` is not exactly ``<f_2, Phi(x_2)> = 16``.
+
+    There ``alpha^(2) = (eta)`` has one positive entry on the repeated input, so every term of
+    Algorithm 2 is ``psi(x; w)^2 = 1/4`` and ``E_2 = ||alpha||_1 / 4`` whatever the draws (ICML
+    and arXiv eq. 11).  An estimate off it means Algorithm 2 is off eq. 11 (e.g. m - 1 terms
+    summed and divided by m), and the run no longer reaches the boundary it exists for: the rule
+    replayed on the estimate would then hold without the boundary ever being tested.  The run's
+    own estimate comes from its implementation of Algorithm 2; the other two implementations
+    (:data:`iln.estimator.METHODS`) are asked for the same ``E_2``, since no other claim of the
+    smoke profile meets them on an instance where their output is exact.
+    """
+    exact = float(run.trace.inner_exact[1])
+    estimates = {"run": float(run.trace.estimate[1])}
+    for method in estimator.METHODS:
+        if method != run.method:
+            estimates[method] = estimator.estimate_scalar_product(
+                run.alpha_history[1][:1], run.X[:1], run.X[1], run.m, run.family,
+                seed=child(run.seed, 2), method=method)
+    return [{"round": 2, "E_t": E, "exact": exact, "threshold": theory.SHRINK_THRESHOLD * run.B,
+             "rule": f"premise: E_2 = <f_2, Phi(x_2)> exactly (every term of Algorithm 2 is 1/4), "
+                     f"Algorithm 2 of the {source}",
+             "recorded_shrink": bool(run.trace.shrink[1]), "deviation": abs(E - exact)}
+            for source, E in estimates.items() if abs(E - exact) > SLACK * max(1.0, abs(exact))]
+
+
 def rule_trial(config, seed) -> dict:
     """One run per configured run name, every round replayed against the rule."""
     record = {}
@@ -91,6 +123,8 @@ def rule_trial(config, seed) -> dict:
         run = algorithm1_run(name, config["T"] if name != "section6_proof" else config["T_proof"],
                              config["m"], child(seed, j), record_alpha=True)
         breaches = rule_breaches(run)
+        if name in TIE_RUNS:
+            breaches += tie_premise_breaches(run)
         at_boundary = int(np.sum(np.abs(run.trace.estimate) == theory.SHRINK_THRESHOLD * run.B))
         record[name] = {"rounds": run.T, "breaches": len(breaches), "first": breaches[0] if breaches else None,
                         "shrinks": int(run.trace.shrink.sum()), "at_boundary": at_boundary}

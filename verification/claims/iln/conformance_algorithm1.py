@@ -9,7 +9,10 @@ from :mod:`iln.theory` and runs ICML/arXiv Algorithm 1 line by line.
 ``iln.conformance.alg1`` (deterministic invariant).  With Algorithm 2's fast implementation
 inside, the transcription draws the random numbers the shipped code draws, so every round
 must agree: ``eta`` and ``m``, each ``E_t`` (line 4), the samples behind it, the branch of
-line 5, the step of line 7 and the shrink of line 9, every ``alpha^(t)``.  At the defaults
+line 5, the step of line 7 and the shrink of line 9, every ``alpha^(t)``, and what the shipped
+trace records from them, which Lemmas 1, 2 and 5 read (``||alpha^(t)||_1``, and, with the
+oracle passed to fill them, ``||f_t||^2`` and the exact loss; the learner never reads the
+oracle, so the run is still the defaults' run).  At the defaults
 ``|E_t|`` stays far below ``16B`` (``eta k(x, x) < 2`` keeps ``f_t`` near the labels), so
 the shrink branch is never taken there; two runs pass the same explicit ``eta`` and ``m``
 (public arguments, Algorithm 1's "Data: T, B, eta, m") to both, to reach it: ``large_step``,
@@ -51,8 +54,10 @@ LAW_ID = "iln.conformance.alg1_law"
 
 #: the runs of ``iln.conformance.alg1``: what each passes beyond the data, B and the seed.
 ALGORITHM1_CONFORMANCE_RUNS = {
-    "defaults_B1": "Section 6 data, random coordinates, B = 1, every other argument at its default",
-    "defaults_B2": "Section 6 data, random coordinates, B = 2, every other argument at its default",
+    "defaults_B1": "Section 6 data, random coordinates, B = 1, every other argument of the learner at "
+                   "its default (the oracle given, to fill the trace)",
+    "defaults_B2": "Section 6 data, random coordinates, B = 2, every other argument of the learner at "
+                   "its default (the oracle given, to fill the trace)",
     "large_step": "two coordinates in [0.5, 0.95], labels +-1, B = 2, eta = 6, m = 40 given to both: "
                   "eta k(x, x) > 2, so |E_t| reaches 16B and line 9 shrinks",
     "tie": "one coordinate, x_t = 0.5, labels (1, 0, 0), B = 1, eta = 64, m = 3 given to both: "
@@ -77,10 +82,27 @@ def run_pair(name: str, config: dict, seed) -> tuple:
     """The shipped run (``record_alpha`` only added, to read every ``alpha^(t)``) and the
     transcription on shared random numbers, for run ``name``."""
     X, y, family, B, explicit = _instance(name, config, child(seed, 0))
-    fast = shrinking_gradient(X, y, family, B=B, seed=child(seed, 1), record_alpha=True, **explicit)
+    # The oracle only fills the trace's exact columns, which the learner never reads
+    # (tests/test_oracle_isolation.py): the run is the defaults' run, its record complete.
+    fast = shrinking_gradient(X, y, family, B=B, seed=child(seed, 1), record_alpha=True,
+                              oracle=family.kernel, **explicit)
     ref = shrinking_gradient_reference(X, y, family, B=B, seed=child(seed, 1),
                                        estimator_method=fast.method, **explicit)
     return fast, ref
+
+
+def trace_columns(ref, K) -> dict:
+    """What the shipped trace records of each round, from the transcription's coefficients.
+
+    ``||alpha^(t)||_1`` and ``||f_t||^2 = alpha^(t) K alpha^(t)`` for t = 1, ..., T + 1 and the
+    exact loss ``(<f_t, Phi(x_t)> - y_t)^2 / 2`` for t = 1, ..., T (ICML eq. 6; arXiv eq. 5),
+    ``K`` the oracle's Gram matrix of ``x_1, ..., x_T``.  The shipped code keeps the norm and
+    the l1 norm by updates round by round, and Lemmas 1, 2 and 5 read them from its trace.
+    """
+    inner = np.einsum("ti,ti->t", K, ref.alpha[:-1])
+    return {"alpha_l1": np.abs(ref.alpha).sum(axis=1),
+            "f_norm_sq": np.einsum("ti,ij,tj->t", ref.alpha, K, ref.alpha),
+            "loss_exact": 0.5 * (inner - ref.labels) ** 2}
 
 
 def alg1_trial(config, seed) -> dict:
@@ -89,6 +111,7 @@ def alg1_trial(config, seed) -> dict:
     for j, name in enumerate(config["runs"]):
         fast, ref = run_pair(name, config, child(seed, j))
         steps = np.where(ref.shrink, 0.0, ref.alpha[1:][np.arange(ref.T), np.arange(ref.T)])
+        columns = trace_columns(ref, fast.family.kernel(ref.X))
         record[name] = compare(ref.T, {
             "eta": (fast.eta, ref.eta), "m": (fast.m, ref.m),
             "estimates": (fast.trace.estimate, ref.estimates),
@@ -97,6 +120,9 @@ def alg1_trial(config, seed) -> dict:
             "step": (fast.trace.step, steps),
             "alpha": (fast.alpha_history, ref.alpha),
             "alpha_mean": (fast.alpha_mean, averaged_predictor_reference(ref)),
+            "alpha_l1": (fast.trace.alpha_l1, columns["alpha_l1"]),
+            "f_norm_sq": (fast.trace.f_norm**2, columns["f_norm_sq"]),
+            "loss_exact": (fast.trace.loss_exact, columns["loss_exact"]),
         })
         record[name]["shrinks"] = int(ref.shrink.sum())
         # Estimates where a threshold of 16 instead of 16B would change the branch (B > 1).

@@ -4,11 +4,14 @@
 :func:`iln.reference.fixed_random.fixed_random_reference` draw the r features from the same
 seed, so they must agree to rounding: the features (one set for every point: "all x points
 will be evaluated on the same features"), the steps, every online prediction, the
-projections and the final weights.  The paper fixes no default for r or the steps (they are
+projections, the norm ``||theta_t||`` the result records for every round, and the final
+weights.  The paper fixes no default for r or the steps (they are
 the experiment's grid), so the runs give the same explicit values to both.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from iln.baselines.fixed_random import fixed_random
 from iln.reference.fixed_random import fixed_random_reference
@@ -37,7 +40,11 @@ def _quantities(X, y, family, settings, seed) -> dict:
     ref = fixed_random_reference(X, y, family, seed=seed, **settings)
     return {"features": (fast.W, ref.W), "steps": (fast.steps, ref.steps),
             "predictions": (fast.predictions, ref.predictions),
-            "projected": (fast.projected, ref.projected), "theta": (fast.theta, ref.theta[-1])}
+            "projected": (fast.projected, ref.projected), "theta": (fast.theta, ref.theta[-1]),
+            # The result's record of ||theta_t|| (t = 1, ..., T + 1) is compared too: it is
+            # written apart from theta, so a projection that forgets to record the radius it
+            # projected to leaves theta and every prediction right.
+            "theta_norm": (fast.theta_norm, np.linalg.norm(ref.theta, axis=1))}
 
 
 def fixed_random_trial(config, seed) -> dict:

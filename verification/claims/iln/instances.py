@@ -86,6 +86,10 @@ ESTIMATOR_INSTANCES = {
                        "1/6 of ||alpha||_1",
     "section6": "the ICML Section 6 data (clipped Gaussians, random coordinates) with the "
                 "coefficients of a sparse target: the benign case of the paper's experiment",
+    "zero_coefficient": "sign features on two orthogonal inputs with alpha = (0, 1), as Algorithm 1 "
+                        "leaves a 0 on every shrink round, and x the second input: the exact value "
+                        "is about 1, and an estimator that reads the support's inputs at the wrong "
+                        "index (the first instead of the second) has mean 0",
 }
 
 
@@ -124,6 +128,9 @@ def estimator_instance(name: str) -> EstimatorInstance:
         # 0.99, not 1: random-coordinate features assume |x_d| < 1 so that |psi| < 1.
         X = np.array([[0.99, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.99]])
         alpha, x = np.array([1.0, -1.0]), np.array([0.99, 0.0, 0.0, 0.99])
+    elif name == "zero_coefficient":
+        family = RandomSign(2)
+        alpha, X, x = np.array([0.0, 1.0]), np.eye(2), np.array([0.0, 1.0])
     elif name == "section6":
         data = section6_data(20, 100, seed=6, n_support=4)
         family = RandomCoordinate(100)
