@@ -772,3 +772,33 @@ def test_a_verdict_without_points_says_so_and_a_searched_one_names_its_search():
     assert "chosen by a search" in searched.method
     assert "search_ratios" in searched.method
     assert dict(searched.space.rows) == {"configuration": "not available"}
+
+
+def test_a_page_shows_the_configuration_its_verdict_ran_with(store, report):
+    # The run keeps each claim's configuration with its verdict, and the claim's page shows that
+    # one: the code's configuration when the report is written can differ (a plan changed).
+    with Store(store, read_only=True) as db:
+        saved = Verdict.from_json(db.latest_verdict("iln.lemma4.hoeffding").verdict)
+    config = catalog.get("iln.lemma4.hoeffding").config("smoke")
+    assert saved.details[runner.VERDICT_CONFIGURATION] == json.loads(json.dumps(config))
+    page = (report / "claims" / "iln.lemma4.hoeffding.md").read_text()
+    assert "not recorded with this verdict" not in page
+    # A verdict saved without its configuration (before verdicts kept it) says so on its page,
+    # and the configuration never appears twice (as a detail too).
+    assert "not recorded with this verdict" in (report / "claims" / f"{HOSTILE}.md").read_text()
+    view = next(c for c in gather(store, report).claims if c.id == "iln.lemma4.hoeffding")
+    assert not [t for t in view.tables if "configuration" in t.title]
+
+
+def test_a_recorded_configuration_is_shown_rather_than_the_code_s(store, tmp_path):
+    with Store(store, read_only=True) as db:
+        row = db.latest_verdict("iln.lemma4.hoeffding")
+    verdict = Verdict.from_json(row.verdict)
+    recorded = {**verdict.details[runner.VERDICT_CONFIGURATION],
+                "grid": [{"instance": "two_point", "m": 123457, "eps_rel": 0.5}]}
+    copy = tmp_path / "s.sqlite"
+    with Store(copy) as db:
+        db.save_verdict(row.seed, row.profile, "iln.lemma4.hoeffding",
+                        {**verdict.to_json(), "details": {**verdict.details, runner.VERDICT_CONFIGURATION: recorded}})
+    write_report(copy, tmp_path / "out")
+    assert "123457" in (tmp_path / "out" / "claims" / "iln.lemma4.hoeffding.md").read_text()

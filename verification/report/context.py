@@ -46,7 +46,7 @@ from verification.report.tables import (
     key_value_table,
     pvalue_text,
 )
-from verification.runner import ClaimOutcome
+from verification.runner import VERDICT_CONFIGURATION, ClaimOutcome
 from verification.store import RunRow, Store
 from verification.verdicts import Verdict
 
@@ -261,11 +261,16 @@ class ClaimView:
         """What the check tried, how, how long, and its worst instance (None when not run)."""
         if self.verdict is None:
             return None
+        recorded = self.verdict.details.get(VERDICT_CONFIGURATION) if isinstance(self.verdict.details, Mapping) else None
+        if isinstance(recorded, Mapping):
+            return search_of(self.verdict, recorded, self.profile)
         try:
             config = self.claim.config(self.profile) if self.profile in catalog.PROFILES else None
         except Exception:  # a planned size that cannot be computed here: the search still shows
             config = None
-        return search_of(self.verdict, config, self.profile)
+        # A verdict saved before verdicts kept their configuration: the code's configuration now
+        # may not be the one its trials ran with (a plan changed since), and the page says so.
+        return search_of(self.verdict, config, self.profile, recorded=False)
 
     @property
     def level(self) -> str:
@@ -351,8 +356,10 @@ def _claim_view(claim: Claim, row, errata: tuple[ErratumView, ...]) -> ClaimView
     plots = tuple(p if p.kind != "figure" or p.paper_showed else
                   Plot(**{**p.__dict__, "paper_showed": sentence})
                   for p in claim_plots(claim.id, details))
+    # The configuration the verdict ran with is shown under "space searched", not as a detail.
+    shown = {k: v for k, v in details.items() if k != VERDICT_CONFIGURATION}
     return ClaimView(claim, sources, verdict, row.seed, row.profile, row.saved_at, plots,
-                     tuple(detail_tables(details)), errata)
+                     tuple(detail_tables(shown)), errata)
 
 
 def _producing_run(view: ClaimView, runs: list[RunRow]) -> RunRow | None:

@@ -239,7 +239,13 @@ def _worst(verdict, details: Mapping) -> Table | None:
     return key_value_table("worst instance", closest) if closest else None
 
 
-def search_of(verdict, config: Mapping | None, profile: str) -> Search:
+#: said of a configuration the verdict did not record (read from the code when the report is written).
+NOT_RECORDED = ("not recorded with this verdict (saved before verdicts kept their configuration): the "
+                "rows above are the code's configuration when this report was written, which can differ "
+                "from the one the trials ran with if a plan changed since; the trials, {n}, are the run's")
+
+
+def search_of(verdict, config: Mapping | None, profile: str, recorded: bool = True) -> Search:
     """The search behind ``verdict``.
 
     Parameters
@@ -249,6 +255,9 @@ def search_of(verdict, config: Mapping | None, profile: str) -> Search:
         The claim's configuration for ``profile`` (None when it cannot be read).
     profile : str
         The profile of the run that saved the verdict.
+    recorded : bool, default=True
+        Whether ``config`` is the one the verdict recorded (its trials ran with it), or the
+        code's configuration when the report is written, which the table then says.
 
     Returns
     -------
@@ -261,6 +270,8 @@ def search_of(verdict, config: Mapping | None, profile: str) -> Search:
         space["runs (each checked on every round)"] = ", ".join(map(str, details["runs"]))
     if "rounds_checked" in details:
         space["rounds checked"] = format_value(details["rounds_checked"])
+    if config and not recorded:
+        space["configuration of the run"] = NOT_RECORDED.format(n=verdict.n_trials)
     not_counted = tuple(k for k, r in rows.items() if r.get("can_fail") is False)
     can_fail = verdict.can_fail if verdict.can_fail is not None else details.get("can_fail")
     return Search(method=method_text(verdict.rule, details),
