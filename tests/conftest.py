@@ -72,19 +72,21 @@ def _smoke_verdict(claim_id, *, edits=(), n_trials=None, first_seed=0):
     claim = catalog.load()[claim_id]
     config = claim.config("smoke")
     n = config["n_trials"] if n_trials is None else n_trials
-    # The edits are undone even when a trial raises: a planted mistake must not leak into the
-    # tests that run after this one in the same process.
+    # The edits stay planted while the claim decides (a bound's formula is read only then: undone
+    # before, a mistake in it could never be flagged), and are undone even when a trial raises,
+    # so that a planted mistake never leaks into the tests that run after this one.
     undo = apply_all(tuple(edits))
     try:
         records = [claim.trial(config, np.random.SeedSequence([first_seed, s])) for s in range(n)]
+        return claim.decide(records, config, 1e-3 / 30)
     finally:
         undo()
-    return claim.decide(records, config, 1e-3 / 30)
 
 
 @pytest.fixture
 def smoke_verdict():
     """``smoke_verdict(claim_id, *, edits=(), n_trials=None, first_seed=0)``: the claim's verdict
     from its smoke configuration's trials (seeds ``[first_seed, s]``, in this process), with the
-    run-time source ``edits`` (:mod:`verification.selftest.injection`) planted while they run."""
+    run-time source ``edits`` (:mod:`verification.selftest.injection`) planted while they run and
+    while the claim decides."""
     return _smoke_verdict

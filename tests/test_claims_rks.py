@@ -23,6 +23,7 @@ from verification.claims.rks import (
     theorem2,
 )
 from verification.claims.rks.instances import class_instance, risk_minimizer, run_on
+from verification.selftest.injection import CodeEdit
 
 RKS_IDS = ["rks.thm1.excess_risk", "rks.lemma1.approximation", "rks.lemma2.risk_approximation",
            "rks.lemma3.estimation", "rks.lemma4.hilbert_concentration", "rks.rademacher.bound",
@@ -304,3 +305,12 @@ def test_figure1_rule_on_synthetic_times():
         in slow.details["headline"]
     assert slow.details["data"]["label"] == "scikit-learn's breast_cancer"
     assert slow.details["data"]["proxy"]
+
+
+def test_a_mistake_in_a_bound_formula_read_only_when_deciding_is_flagged(smoke_verdict):
+    # The Hilbert-space bound of Lemma 4 is computed in decide, not in the trials: the smoke
+    # fixture keeps a planted mistake through the decision (a second reader found it undone
+    # before, so that no edit of a bound's formula could be flagged).
+    edit = CodeEdit("iln.rks.function_class", "hilbert_concentration_bound", "M / math.sqrt(K) *", "M / K *")
+    verdict = smoke_verdict("rks.lemma4.hilbert_concentration", edits=(edit,))
+    assert verdict.verdict == "violated", verdict.details
