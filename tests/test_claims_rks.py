@@ -22,7 +22,7 @@ from verification.claims.rks import (
     theorem1,
     theorem2,
 )
-from verification.claims.rks.instances import class_instance, risk_minimizer, run_on
+from verification.claims.rks.instances import class_instance, largest_risk, risk_minimizer, run_on
 from verification.selftest.injection import CodeEdit
 
 RKS_IDS = ["rks.thm1.excess_risk", "rks.lemma1.approximation", "rks.lemma2.risk_approximation",
@@ -225,8 +225,17 @@ def test_lemma1_catches_a_corrected_bound_that_is_too_small(monkeypatch, smoke):
 
 def test_lemma2_catches_corrupted_excess_risks(smoke):
     config, records = smoke["rks.lemma2.risk_approximation"]
-    corrupted = [{k: v + 3.0 for k, v in r.items()} for r in records]
+
+    def largest(key):
+        name, loss, K, which = key.split("/")
+        return lemma2.largest_excess(name, loss, int(K[2:]), which, config["C"])
+
+    # Raised as far as each value can go: the points that can fail are violated.
+    corrupted = [{k: min(v + 3.0, largest(k)) for k, v in r.items()} for r in records]
     assert lemma2.decide(corrupted, config, ALPHA).verdict == "violated"
+    # Beyond what any member can reach: a wrong statistic, refused rather than decided.
+    with pytest.raises(ValueError, match="exceeds the largest value"):
+        lemma2.decide([{k: v + 3.0 for k, v in r.items()} for r in records], config, ALPHA)
 
 
 @pytest.mark.parametrize("claim_id", ["rks.lemma3.estimation", "rks.thm2.uniform_deviation"])
@@ -259,8 +268,34 @@ def test_rademacher_check_catches_a_wrong_rate(monkeypatch, smoke):
 
 def test_theorem1_catches_corrupted_excess_risks(smoke):
     config, records = smoke["rks.thm1.excess_risk"]
-    corrupted = [{k: v + 10.0 for k, v in r.items()} for r in records]
+
+    def largest(key):
+        name, loss = key.split("/")[:2]
+        return largest_risk(name, loss, config["C"]) - risk_minimizer(name, loss, config["C"])[1]
+
+    # The largest excess any member can have is over the smoke point's bound: violated.
+    corrupted = [{k: largest(k) for k in r} for r in records]
     assert theorem1.decide(corrupted, config, ALPHA).verdict == "violated"
+    with pytest.raises(ValueError, match="exceeds the largest value"):
+        theorem1.decide([{k: v + 10.0 for k, v in r.items()} for r in records], config, ALPHA)
+
+
+def test_theorem1_points_above_the_largest_excess_are_not_counted():
+    """With C = 1 the bound 2 eps_est + eps_app exceeds the largest excess any member can have
+    (largest_risk - min over F_p) on every quadratic point of the noisy instances with K <= 16
+    or m <= 400: the event is impossible there, so those points cannot fail and are not evidence."""
+    config = catalog.get("rks.thm1.excess_risk").config("quick")
+    records = [{f"{n}/{loss}/K={K}/m={m}": 0.0 for n in config["instances"] for loss in config["losses"]
+                for K in config["K"] for m in config["m"]}] * 10
+    points = theorem1.decide(records, config, ALPHA).details["points"]
+    for key, row in points.items():
+        name, loss, K, m = key.split("/")[:4]
+        if name != "threshold" and loss == "quadratic" and (int(K[2:]) <= 16 or int(m[2:]) <= 400):
+            assert row["event_possible"] is False, key
+            assert row["can_fail"] is False, key
+    assert any(row["event_possible"] for row in points.values())
+    # The smallest K and m of the grid: the theorem says nothing there for either loss.
+    assert not any(row["event_possible"] for key, row in points.items() if "/K=4/m=100/" in key)
 
 
 def _alpha_records(slope, seeds=12):

@@ -617,7 +617,13 @@ def test_a_comparison_claims_page_shows_its_seeds_and_the_points_not_counted(tmp
     assert "not counted: K=20" in markdown
 
 
-# -- the README's verdict tables, written from summary.json (issue 18) --
+def test_a_claims_page_says_which_points_ask_for_an_impossible_event(tmp_path):
+    values = [0.1] * 300
+    points = [rules.tail_point("K=1", values, 2.5, 0.1, largest=1.0), rules.tail_point("K=16", values, 0.5, 0.1, largest=4.0)]
+    verdict = rules.probability_bound("rks.lemma4.hilbert_concentration", points, 1e-3)
+    search = _search_html(_report_of(tmp_path, verdict) / "rks.lemma4.hilbert_concentration.html")
+    assert "1 point(s) could not fail and are not counted: K=1 (the event is impossible" in search
+
 
 ROOT = Path(__file__).resolve().parents[1]
 

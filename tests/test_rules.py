@@ -85,6 +85,28 @@ def test_a_point_that_no_outcome_can_reject_is_not_evidence():
     assert "cannot fail" in verdict.details["reason"]
 
 
+def test_an_impossible_event_is_not_evidence_and_an_impossible_value_is_refused():
+    """tail_point's ``largest``: a threshold at or above the largest value the statistic can
+    take makes the point unable to fail (never counted towards holds); a value above it is a
+    wrong statistic and raises rather than being decided."""
+    values = [0.2] * 40
+    impossible = rules.tail_point("a", values, 1.0, 0.01, largest=1.0)
+    possible = rules.tail_point("b", values, 0.9, 0.01, largest=1.0)
+    assert not impossible.possible
+    assert possible.possible
+    alone = rules.probability_bound("t", [impossible], 1e-3)
+    assert alone.verdict == INCONCLUSIVE
+    assert alone.can_fail is False
+    assert alone.details["points"]["a"]["event_possible"] is False
+    both = rules.probability_bound("t", [impossible, possible], 1e-3)
+    assert both.can_fail
+    assert both.details["points"]["a"]["can_fail"] is False
+    # Without ``largest`` the same point would have counted as a point that can fail.
+    assert rules.probability_bound("t", [rules.tail_point("a", values, 1.0, 0.01)], 1e-3).can_fail
+    with pytest.raises(ValueError, match="exceeds the largest value"):
+        rules.tail_point("c", [0.2, 1.5], 0.9, 0.01, largest=1.0)
+
+
 def test_probability_rule_pvalue_agrees_with_its_decision():
     points = [rules.TailPoint("a", 20, 400, 0.01), rules.TailPoint("b", 3, 400, 0.01)]
     verdict = rules.probability_bound("t", points, 1e-3)

@@ -120,6 +120,7 @@ class Search:
     can_fail: bool | None
     profile: str
     rounds: bool = False
+    impossible: tuple[str, ...] = ()
 
     @property
     def counted_text(self) -> str:
@@ -134,8 +135,14 @@ class Search:
                     "not recorded; its details below give what it measured.")
         if not self.not_counted:
             return "Every point tried could fail (some outcome of its statistic reaches its bound): all count."
-        return (f"{len(self.not_counted)} point(s) could not fail (no outcome of the statistic "
-                f"reaches the bound there) and are not counted: {', '.join(self.not_counted)}.")
+        underpowered = [k for k in self.not_counted if k not in self.impossible]
+        parts = []
+        if underpowered:
+            parts.append(", ".join(underpowered) + " (no outcome of the statistic reaches the bound there)")
+        if self.impossible:
+            parts.append(", ".join(self.impossible) + " (the event is impossible: its threshold is at least "
+                         "the largest value the statistic can take, whatever the trials)")
+        return f"{len(self.not_counted)} point(s) could not fail and are not counted: {'; '.join(parts)}."
 
 
 def parameter_text(value) -> str:
@@ -273,10 +280,11 @@ def search_of(verdict, config: Mapping | None, profile: str, recorded: bool = Tr
     if config and not recorded:
         space["configuration of the run"] = NOT_RECORDED.format(n=verdict.n_trials)
     not_counted = tuple(k for k, r in rows.items() if r.get("can_fail") is False)
+    impossible = tuple(k for k in not_counted if rows[k].get("event_possible") is False)
     can_fail = verdict.can_fail if verdict.can_fail is not None else details.get("can_fail")
     return Search(method=method_text(verdict.rule, details),
                   space=key_value_table("space searched", space or {"configuration": "not available"}),
                   points=_points_table(rows), not_counted=not_counted,
                   duration=_duration(verdict.n_trials, verdict.elapsed_s), worst=_worst(verdict, details),
                   worst_ratio=_worst_ratio(verdict), can_fail=can_fail, profile=profile,
-                  rounds="deterministic" in verdict.rule.lower())
+                  rounds="deterministic" in verdict.rule.lower(), impossible=impossible)

@@ -30,7 +30,10 @@ class TailPoint:
 
     ``printed`` is the bound as printed; ``corrected`` the errata ledger's bound, or None
     when the claim has no correction.  ``first_event`` is the index of the first trial
-    in which the event happened (for the counterexample).
+    in which the event happened (for the counterexample).  ``possible`` is False when the
+    event cannot happen at all (its threshold is at least the largest value the statistic can
+    take, whatever the trials): no outcome can then reject the bound, and the point is
+    reported and not counted as evidence.
     """
 
     key: str
@@ -40,6 +43,7 @@ class TailPoint:
     corrected: float | None = None
     first_event: int | None = None
     instance: Mapping | None = None
+    possible: bool = True
 
     @classmethod
     def from_hits(cls, key: str, hits: Sequence[bool], printed: float, corrected: float | None = None,
@@ -74,7 +78,8 @@ def probability_bound(claim_id: str, points: Sequence[TailPoint], alpha: float,
     Each point is tested at level ``1 - alpha / (c G)`` (G points, c = 2 when a corrected
     bound is also tested, else 1); see :func:`verification.rules.grid.grid_verdict` for how
     the points make one verdict.  A point whose bound is 1 or more, or at which not even
-    ``k = n`` would reject, cannot fail: it is reported and not counted as evidence.
+    ``k = n`` would reject, or whose event is impossible (:func:`tail_point`'s ``largest``),
+    cannot fail: it is reported and not counted as evidence.
     """
     splits = (2 if any(p.corrected is not None for p in points) else 1) * len(points)
     decisions = [tail_decision(p, alpha / splits) for p in points]
@@ -93,10 +98,12 @@ def tail_decision(p: TailPoint, tail: float) -> PointDecision:
     violated, holds, interval = _sides(p.k, p.n, p.printed, level)
     frequency = p.k / p.n
     ratio = frequency / p.printed if p.printed > 0 else math.inf if p.k else 0.0
-    mdr = detectable_ratio(p.n, p.printed, tail)
+    # An impossible event is never observed, so no sample size detects anything there.
+    mdr = detectable_ratio(p.n, p.printed, tail) if p.possible else math.inf
     row = {"events": p.k, "trials": p.n, "frequency": frequency, "printed_bound": p.printed,
            "interval": list(interval), "printed_violated": violated, "printed_holds": holds,
            "ratio": ratio, "min_detectable_ratio": mdr, "can_fail": math.isfinite(mdr),
+           "event_possible": p.possible,
            "power": statistics.binomial_detectable(p.n, p.printed, tail) if p.printed < 1 else 1.0}
     corrected = {}
     if p.corrected is not None:
@@ -114,12 +121,40 @@ def tail_decision(p: TailPoint, tail: float) -> PointDecision:
 
 
 def tail_point(key: str, values: Sequence[float], threshold: float, printed: float,
-               instance: Mapping | None = None) -> TailPoint:
-    """The grid point "value > threshold" over the trials, with its first event for the report."""
-    hits = np.asarray(values, dtype=np.float64) > threshold
+               instance: Mapping | None = None, largest: float | None = None) -> TailPoint:
+    """The grid point "value > threshold" over the trials, with its first event for the report.
+
+    Parameters
+    ----------
+    key : str
+    values : sequence of float
+        The statistic in each trial.
+    threshold : float
+        The event is ``value > threshold``.
+    printed : float
+        The printed bound on the event's probability.
+    instance : mapping, optional
+        What the report shows about the point.
+    largest : float, optional
+        The largest value the statistic can take on any outcome (derived from the instance
+        alone, never from the trials).  When ``threshold >= largest`` the event is impossible:
+        the point cannot fail and is not counted as evidence that the statement holds.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    hits = values > threshold
     first = int(np.argmax(hits)) if hits.any() else None
+    info = {**(instance or {}), "threshold": float(threshold)}
+    possible = True
+    if largest is not None:
+        info["largest_value"] = float(largest)
+        possible = bool(threshold < largest)
+        # A value above it means the statistic or the bound on it is computed wrongly: either
+        # way the point's "cannot fail" would be false, so it must not pass silently.
+        if values.size and values.max() > largest + 1e-9 * max(1.0, abs(largest)):
+            raise ValueError(f"point {key}: a trial's value {values.max()!r} exceeds the largest value "
+                             f"{largest!r} the statistic can take")
     return TailPoint(key=key, k=int(hits.sum()), n=int(hits.size), printed=float(printed),
-                     first_event=first, instance={**(instance or {}), "threshold": float(threshold)})
+                     first_event=first, instance=info, possible=possible)
 
 
 def bracketed(claim_id: str, lower: Sequence[TailPoint], upper: Sequence[TailPoint],

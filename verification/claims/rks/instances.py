@@ -38,13 +38,15 @@ from iln.rks.function_class import (
     KernelMember,
     LabelledSupport,
     atom_member,
+    margin_loss,
 )
 from iln.rks.synthetic_benchmarks import adult_like, kdd_like
 from verification import catalog
 from verification.verdicts import Verdict
 
 __all__ = ["DATASETS", "DESCRIPTIONS", "ClassInstance", "class_instance", "data_note", "dataset",
-           "described", "grid", "risk_minimizer", "run_on", "split", "standardized", "training_rows"]
+           "described", "grid", "largest_risk", "loss_range", "risk_minimizer", "run_on", "split",
+           "standardized", "training_rows"]
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,11 @@ DESCRIPTIONS = {
               "[-2.5, 2.5]: the atoms are the 25 intervals between the points (probabilities from "
               "the normal distribution function), |phi| = 1, beta = +-C alternating between "
               "intervals (the roughest edge member); labels E[y|x] = 0.8 sign(sin(2x))",
+    "threshold": "the stumps instance's features and points with noiseless labels y = sign(x) "
+                 "(E[y|x] = +-1), which one stump fits: the best member of F_p has a risk far "
+                 "below that of f = 0 (hinge 0.30 against 1), so a member of F_w within the "
+                 "lemmas' distance of it is a real demand where the noisy instances' are not; "
+                 "f* is the instance's risk minimiser",
     "fourier": "random Fourier features cos(w.x + b), w ~ N(0, 2I), on 40 points in R^2, f* = "
                "C (0.5 k(x_1, .) - 0.3 k(x_2, .) + 0.2 k(x_3, .)) through the oracle kernel "
                "(continuous parameter law); labels E[y|x] = 0.7 sign(f*)",
@@ -113,15 +120,15 @@ def class_instance(name: str, C: float = 1.0) -> ClassInstance:
         vote = np.sign(table[:, [1, 2, 4, 8, 16]].sum(axis=1))
         support = LabelledSupport(family.support, 0.8 * vote)
         return ClassInstance(name, family, member, support, C, True)
-    if name == "stumps":
+    if name in ("stumps", "threshold"):
         x = np.linspace(-2.5, 2.5, 24)
         cdf = np.concatenate([[0.0], special.ndtr(x), [1.0]])
         # Atom j: the threshold lies between x_{j-1} and x_j; then sign(x_i - t) = +1 iff i >= j.
         table = np.where(np.arange(24)[:, None] >= np.arange(25)[None, :], 1.0, -1.0)
         family = AtomFeatures(table, np.diff(cdf))
         member = atom_member(family, C * np.where(np.arange(25) % 2 == 0, 1.0, -1.0), C)
-        support = LabelledSupport(family.support, 0.8 * np.sign(np.sin(2 * x)))
-        return ClassInstance(name, family, member, support, C, True)
+        labels = 0.8 * np.sign(np.sin(2 * x)) if name == "stumps" else np.sign(x)
+        return ClassInstance(name, family, member, LabelledSupport(family.support, labels), C, True)
     if name == "fourier":
         family = RandomFourier(2, gamma=1.0)
         X = np.random.default_rng(40).uniform(-1.5, 1.5, size=(40, 2))
@@ -298,3 +305,26 @@ def risk_minimizer(name: str, loss: str, C: float = 1.0):
     table = inst.family.psi(inst.support.X, inst.family.support_atoms)
     beta, risk = inst.support.minimize_risk(table * inst.family.probabilities, C, loss)
     return atom_member(inst.family, np.clip(beta, -C, C), C), risk
+
+
+def largest_risk(name: str, loss: str, C: float = 1.0) -> float:
+    """The largest true risk of any function with ``|f| <= C`` on instance ``name``: an a-priori
+    ceiling on the risk of every member of F_p and F_w (RKS eq. 6, 8), which makes the events
+    of a tail claim that lie above it impossible.
+
+    The conditional risk ``g(f) = P(y=1|x) c(f) + P(y=-1|x) c(-f)`` is convex in f, so its
+    maximum over ``[-C, C]`` is at an end, and ``g(C) - g(-C) = E[y|x] (c(C) - c(-C))`` with
+    ``c(C) <= c(-C)`` for both margin losses: the end is ``-C sign(E[y|x])``.
+    """
+    support = class_instance(name, C).support
+    return support.risk(np.where(support.label_mean >= 0, -C, C), loss)
+
+
+def loss_range(loss: str, C: float = 1.0) -> float:
+    """``max c - min c`` over the margins ``[-C, C]`` that F_p and F_w take: an a-priori ceiling
+    on ``|R[f] - R_emp[f]|`` for any member (both risks are averages of such values).
+
+    Both margin losses are nonincreasing up to 1 and smallest there, so the maximum is ``c(-C)``
+    and the minimum ``c(min(C, 1))``.
+    """
+    return float(margin_loss(-C, loss) - margin_loss(min(C, 1.0), loss))

@@ -30,7 +30,13 @@ from iln.random_streams import child, generator
 from iln.rks import function_class as fc
 from verification import rules
 from verification.catalog import Claim, Source, profiles, register
-from verification.claims.rks.instances import DESCRIPTIONS, class_instance, described, grid
+from verification.claims.rks.instances import (
+    DESCRIPTIONS,
+    class_instance,
+    described,
+    grid,
+    loss_range,
+)
 from verification.claims.rks.lemma4 import tail_trials
 from verification.verdicts import HOLDS, Verdict
 
@@ -93,16 +99,24 @@ def trial(config, seed) -> dict:
 def deviation_points(records, config, side, threshold) -> tuple[list, list]:
     """The tail points of the events ``sup > threshold`` at every (instance, loss, K, m, delta),
     the supremum's lower and upper ends (``side`` "two": of ``|R - R_emp|``; "one": of ``R -
-    R_emp``); ``threshold(L, C, |c(0)|, m, delta)``."""
+    R_emp``); ``threshold(L, C, |c(0)|, m, delta)``.
+
+    Both risks are averages of losses on the margins ``[-C, C]``, so the supremum is at most
+    :func:`~verification.claims.rks.instances.loss_range`: the upper end is cut there (still an
+    upper end), and a point whose threshold is at least that cannot fail (at small m).
+    """
     low, up = [], []
     for name, loss, K, m, delta in grid(config, "instances", "losses", "K", "m", "delta"):
         L, base = fc.lipschitz_constant(loss, config["C"]), f"{name}/{loss}/K={K}/m={m}"
         bound = threshold(L, config["C"], fc.loss_at_zero(loss), m, delta)
+        largest = loss_range(loss, config["C"])
         info = {"instance": name, "loss": loss, "L": L, "K": K, "m": m, "delta": delta,
                 "description": DESCRIPTIONS[name]}
         key = f"{base}/delta={delta}"
-        low.append(rules.tail_point(key, [r[f"{base}/{side}_low"] for r in records], bound, delta, info))
-        up.append(rules.tail_point(key, [r[f"{base}/{side}_up"] for r in records], bound, delta, info))
+        low.append(rules.tail_point(key, [r[f"{base}/{side}_low"] for r in records], bound, delta, info,
+                                    largest=largest))
+        up.append(rules.tail_point(key, [min(r[f"{base}/{side}_up"], largest) for r in records], bound, delta,
+                                   info, largest=largest))
     return low, up
 
 

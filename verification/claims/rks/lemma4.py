@@ -32,6 +32,11 @@ VECTOR_LAWS = {
 }
 
 
+#: the largest ``||X_bar - E X_bar|| / M`` of each law over every outcome (all K draws at the
+#: point farthest from the mean): eq. (16)'s event is impossible where its threshold is above.
+LARGEST_DEVIATION = {"two_point": 1.0, "skewed": 1.9, "spikes": math.sqrt(1 - 1 / 64)}
+
+
 def _deviation(law: str, K: int, rng) -> float:
     """``||X_bar - E X_bar|| / M`` for K draws of the law (M = 1)."""
     if law == "two_point":
@@ -55,7 +60,8 @@ def decide(records, config, alpha) -> Verdict:
 
     The normalised deviation exceeds ``1 + sqrt(2 log(1/delta))`` exactly when the distance
     exceeds :func:`iln.rks.function_class.hilbert_concentration_bound`.  Details carry eq. (19)'s
-    mean, ``E f <= M / sqrt(K)``, per (law, K).
+    mean, ``E f <= M / sqrt(K)``, per (law, K).  At K = 1 every law's largest deviation is below
+    the threshold at every delta of the grid: those points cannot fail and are not counted.
     """
     points, means = [], {}
     for law, K, delta in grid(config, "laws", "K", "delta"):
@@ -63,7 +69,8 @@ def decide(records, config, alpha) -> Verdict:
         means[f"{law}/K={K}"] = float(np.mean(values))
         threshold = fc.hilbert_concentration_bound(1.0, K, delta) * math.sqrt(K)
         points.append(rules.tail_point(f"{law}/K={K}/delta={delta}", values, threshold, delta,
-                                       {"law": law, "K": K, "delta": delta, "description": VECTOR_LAWS[law]}))
+                                       {"law": law, "K": K, "delta": delta, "description": VECTOR_LAWS[law]},
+                                       largest=math.sqrt(K) * LARGEST_DEVIATION[law]))
     return rules.probability_bound(ID, points, alpha, details={"mean_sqrtK_deviation_eq19_bound_1": means})
 
 
