@@ -77,11 +77,12 @@ class KitchenSinksReference:
     Z : ndarray (m, K)
         Row i is ``z_i`` (line 2).
     alpha : ndarray (K,)
-        A minimiser of (3)-(4) (lines 3-4).
+        A minimiser of (3)-(4) (lines 3-4), plus ``ridge K ||alpha||^2`` when a ridge is given.
     risk : float
         The minimum of (3), ``(1/m) sum_i c(alpha^T z_i, y_i)``.
     full_rank : bool
-        Whether ``Z`` has rank ``K`` (then ``alpha`` is the unique minimiser).
+        Whether ``Z`` has rank ``K`` (then ``alpha`` is the unique minimiser; with a ridge it
+        is unique whatever the rank).
     bound : float or None
         ``C/K`` of (4); ``None`` when the box is dropped.
     """
@@ -111,7 +112,7 @@ def _least_squares_over_faces(Z, y, bound, ridge):
     (3) plus ``ridge K ||alpha||^2``."""
     m, K = Z.shape
     shift = m * K * ridge    # (1/m)||Z a - y||^2 + ridge K ||a||^2 = (1/m)(||Z a - y||^2 + shift ||a||^2)
-    best_alpha, best_risk = None, np.inf
+    best_alpha, best_objective = None, np.inf
     for face in itertools.product((-1, 0, 1), repeat=K):   # -1/+1: at -C/K or +C/K; 0: free
         alpha = np.array([bound * s for s in face], dtype=np.float64)
         free = [k for k in range(K) if face[k] == 0]
@@ -122,9 +123,9 @@ def _least_squares_over_faces(Z, y, bound, ridge):
             # the boundary is also the candidate of the face that fixes it there.
             if np.any(np.abs(alpha[free]) > bound):
                 continue
-        risk = empirical_risk(Z, y, alpha, "quadratic") + ridge * K * float(alpha @ alpha)
-        if risk < best_risk:
-            best_alpha, best_risk = alpha, risk
+        objective = empirical_risk(Z, y, alpha, "quadratic") + ridge * K * float(alpha @ alpha)
+        if objective < best_objective:
+            best_alpha, best_objective = alpha, objective
     return best_alpha
 
 
