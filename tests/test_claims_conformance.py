@@ -59,6 +59,9 @@ def test_the_box_runs_of_kitchen_sinks_reach_the_box_and_the_defaults_use_none()
     record = claim.trial(claim.config("smoke"), np.random.SeedSequence([0, 0]))
     assert record["box"]["at_bound"] > 0
     assert record["hinge_box"]["at_bound"] > 0
+    assert record["box_ridge"]["at_bound"] > 0
+    # With a ridge the weights are unique, so they are compared with the box too.
+    assert {"alpha", "f_test", "fitted"} <= set(record["box_ridge"]["deviations"])
     assert "box" not in record["defaults"]["deviations"]
     # The minimum-norm weights and the test-point outputs are compared at the defaults.
     assert {"alpha", "f_test", "fitted"} <= set(record["defaults"]["deviations"])

@@ -133,7 +133,8 @@ def rows():
     return X, y
 
 
-@pytest.mark.parametrize("settings", [{"K": 15}, {"K": 5, "C": 1.0}, {"K": 8, "C": 4.0, "loss": "hinge"}])
+@pytest.mark.parametrize("settings", [{"K": 15}, {"K": 5, "C": 1.0}, {"K": 8, "C": 4.0, "loss": "hinge"},
+                                      {"K": 15, "ridge": 1e-3}, {"K": 5, "C": 1.0, "ridge": 1e-3}])
 def test_kitchen_sinks_solves_the_transcriptions_problem(rows, settings):
     X, y = rows
     fast = random_kitchen_sinks(X, y, RandomStump(4), seed=5, **settings)
@@ -147,12 +148,13 @@ def test_kitchen_sinks_solves_the_transcriptions_problem(rows, settings):
         np.testing.assert_allclose(fast.decision_function(X), ref.Z @ ref.alpha, rtol=1e-10, atol=1e-12)
 
 
-def test_the_faces_of_the_box_give_a_point_that_meets_the_kkt_conditions(rows):
-    # Independent of the shipped solver: at a minimiser of (3) under (4) the gradient vanishes
-    # on the free weights and points out of the box on the bound ones.
+@pytest.mark.parametrize("ridge", [0.0, 1e-2])
+def test_the_faces_of_the_box_give_a_point_that_meets_the_kkt_conditions(rows, ridge):
+    # Independent of the shipped solver: at a minimiser of (3) (plus ridge K ||alpha||^2) under
+    # (4) the gradient vanishes on the free weights and points out of the box on the bound ones.
     X, y = rows
-    ref = random_kitchen_sinks_reference(X, y, RandomStump(4), K=6, seed=1, C=0.9)
-    grad = 2.0 / X.shape[0] * ref.Z.T @ (ref.Z @ ref.alpha - y)
+    ref = random_kitchen_sinks_reference(X, y, RandomStump(4), K=6, seed=1, C=0.9, ridge=ridge)
+    grad = 2.0 / X.shape[0] * ref.Z.T @ (ref.Z @ ref.alpha - y) + 2.0 * ridge * 6 * ref.alpha
     upper, lower = ref.alpha >= ref.bound, ref.alpha <= -ref.bound
     assert upper.any() or lower.any()
     free = ~(upper | lower)
@@ -204,6 +206,9 @@ def test_the_adaboost_loop_on_the_shipped_stumps_gives_the_shipped_vote(rows):
     (lambda d, f: random_kitchen_sinks_reference(d.X, d.y, f, K=2, seed=0, loss="abs"), "loss"),
     (lambda d, f: random_kitchen_sinks_reference(d.X, d.y[:3], f, K=2, seed=0), "y"),
     (lambda d, f: random_kitchen_sinks_reference(d.X, d.y * 0.5, f, K=2, seed=0, loss="hinge"), "y"),
+    (lambda d, f: random_kitchen_sinks_reference(d.X, np.sign(d.y + 0.01), f, K=2, seed=0, loss="hinge",
+                                                        ridge=0.1), "ridge"),
+    (lambda d, f: random_kitchen_sinks_reference(d.X, d.y, f, K=2, seed=0, ridge=-0.1), "ridge"),
     (lambda d, f: adaboost_reference(d.X, np.sign(d.y + 0.01), T=0), "T"),
     (lambda d, f: adaboost_reference(d.X, d.y * 0.5, T=2), "y"),
     (lambda d, f: adaboost_reference(d.X, np.sign(d.y + 0.01), T=2, weak_learner=3), "weak_learner"),

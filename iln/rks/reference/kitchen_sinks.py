@@ -30,6 +30,12 @@ Line 3-4 is solved here by methods other than the shipped ones
   independent free columns (a null vector of them would move an extreme point both ways
   inside the set), so at an extreme point the free part is the *unique* least-squares fit of
   its face, which the enumeration finds.  3^K faces: ``K <= 10``;
+* quadratic loss with the shipped code's ``ridge`` (not in RKS, which uses none; the shipped
+  code documents it as adding ``ridge K ||alpha||^2`` to (3)): without the box, the normal
+  equations ``(Z^T Z + m K ridge I) alpha = Z^T y``; with it, the faces again, each face's free
+  coordinates solving their normal equations with the same ``m K ridge`` on the diagonal and the
+  best candidate chosen by (3) plus the penalty (the penalty is separable, so the fixed
+  coordinates add a constant to it, and strictly convex, so the minimiser is unique);
 * hinge loss: the linear program ``min (1/m) sum_i xi_i``, ``xi_i >= 0``,
   ``xi_i >= 1 - y_i alpha^T z_i`` (and ``|alpha_k| <= C/K`` with the box), by HiGHS's
   interior-point method with crossover (the shipped code lets HiGHS choose, a simplex
@@ -71,11 +77,12 @@ class KitchenSinksReference:
     Z : ndarray (m, K)
         Row i is ``z_i`` (line 2).
     alpha : ndarray (K,)
-        A minimiser of (3)-(4) (lines 3-4).
+        A minimiser of (3)-(4) (lines 3-4), plus ``ridge K ||alpha||^2`` when a ridge is given.
     risk : float
         The minimum of (3), ``(1/m) sum_i c(alpha^T z_i, y_i)``.
     full_rank : bool
-        Whether ``Z`` has rank ``K`` (then ``alpha`` is the unique minimiser).
+        Whether ``Z`` has rank ``K`` (then ``alpha`` is the unique minimiser; with a ridge it
+        is unique whatever the rank).
     bound : float or None
         ``C/K`` of (4); ``None`` when the box is dropped.
     """
@@ -100,24 +107,34 @@ def empirical_risk(Z, y, alpha, loss: str) -> float:
     return sum(max(0.0, 1.0 - y[i] * float(Z[i] @ alpha)) for i in range(len(y))) / len(y)
 
 
-def _least_squares_over_faces(Z, y, bound):
-    """Lines 3-4 for the quadratic loss: the best in-box least-squares fit over every face."""
-    K = Z.shape[1]
-    best_alpha, best_risk = None, np.inf
+def _least_squares_over_faces(Z, y, bound, ridge):
+    """Lines 3-4 for the quadratic loss: the best in-box least-squares fit over every face, of
+    (3) plus ``ridge K ||alpha||^2``."""
+    m, K = Z.shape
+    shift = m * K * ridge    # (1/m)||Z a - y||^2 + ridge K ||a||^2 = (1/m)(||Z a - y||^2 + shift ||a||^2)
+    best_alpha, best_objective = None, np.inf
     for face in itertools.product((-1, 0, 1), repeat=K):   # -1/+1: at -C/K or +C/K; 0: free
         alpha = np.array([bound * s for s in face], dtype=np.float64)
         free = [k for k in range(K) if face[k] == 0]
         if free:
             rest = y - Z @ alpha
-            alpha[free] = np.linalg.lstsq(Z[:, free], rest, rcond=None)[0]
+            alpha[free] = _fit(Z[:, free], rest, shift)
             # A free coordinate outside the box is not a point of (4); one that lands on
             # the boundary is also the candidate of the face that fixes it there.
             if np.any(np.abs(alpha[free]) > bound):
                 continue
-        risk = empirical_risk(Z, y, alpha, "quadratic")
-        if risk < best_risk:
-            best_alpha, best_risk = alpha, risk
+        objective = empirical_risk(Z, y, alpha, "quadratic") + ridge * K * float(alpha @ alpha)
+        if objective < best_objective:
+            best_alpha, best_objective = alpha, objective
     return best_alpha
+
+
+def _fit(Z, y, shift):
+    """The least-squares fit of ``y`` by the columns of ``Z``, with ``shift`` added to the
+    diagonal of the normal equations (a ridge); minimum norm when ``shift = 0``."""
+    if shift == 0.0:
+        return np.linalg.lstsq(Z, y, rcond=None)[0]
+    return np.linalg.solve(Z.T @ Z + shift * np.eye(Z.shape[1]), Z.T @ y)
 
 
 def _hinge_linear_program(Z, y, bound):
@@ -144,7 +161,7 @@ def _hinge_linear_program(Z, y, bound):
 
 
 def random_kitchen_sinks_reference(X, y, family: FeatureFamily, *, K, seed, loss: str = "quadratic",
-                                   C=None) -> KitchenSinksReference:
+                                   C=None, ridge: float = 0.0) -> KitchenSinksReference:
     """RKS Algorithm 1, line by line.
 
     Parameters
@@ -164,6 +181,10 @@ def random_kitchen_sinks_reference(X, y, family: FeatureFamily, *, K, seed, loss
     C : float, optional
         The scalar of (4), ``> 0``; ``None`` drops (4) ("C large enough that the constraint
         (4) remains inactive").
+    ridge : float, default=0.0
+        Quadratic loss only: minimise (3) plus ``ridge * K * ||alpha||^2``, the shipped code's
+        documented regulariser (not in RKS); ``empirical_risk`` and :attr:`KitchenSinksReference.risk`
+        stay (3) alone.
 
     Returns
     -------
@@ -189,6 +210,9 @@ def random_kitchen_sinks_reference(X, y, family: FeatureFamily, *, K, seed, loss
     K = arguments.length(K, "K", 1)
     seed = random_streams.as_seed_sequence(seed, "seed")
     bound = None if C is None else arguments.positive_real(C, "C") / K
+    ridge = arguments.nonnegative_real(ridge, "ridge")
+    if ridge > 0 and loss != "quadratic":
+        raise ValueError("ridge applies to the quadratic loss only")
     if loss == "quadratic" and bound is not None and K > MAX_FACES_K:
         raise ValueError(f"K must be at most {MAX_FACES_K} for the quadratic loss with C (the "
                          f"transcription tries all 3^K faces of the box), got {K}")
@@ -198,10 +222,12 @@ def random_kitchen_sinks_reference(X, y, family: FeatureFamily, *, K, seed, loss
                    for k in range(K)] for i in range(m)])
     if np.any(np.abs(Z) > 1.0):
         raise ValueError("family must give |phi(x; w)| <= 1 (RKS Algorithm 1's input)")
-    if loss == "quadratic" and bound is None:                                        # line 3
+    if loss == "quadratic" and bound is None and ridge == 0.0:                      # line 3
         alpha = np.linalg.pinv(Z) @ y          # "simple linear least squares"
+    elif loss == "quadratic" and bound is None:                                      # line 3, ridge
+        alpha = _fit(Z, y, m * K * ridge)
     elif loss == "quadratic":                                                        # lines 3-4
-        alpha = _least_squares_over_faces(Z, y, bound)
+        alpha = _least_squares_over_faces(Z, y, bound, ridge)
     else:                                                                            # lines 3-4
         alpha = _hinge_linear_program(Z, y, bound)
     return KitchenSinksReference(W=W, Z=Z, alpha=alpha, risk=empirical_risk(Z, y, alpha, loss),
