@@ -942,7 +942,7 @@ _CATALOG = (
         statement="with probability 1 - delta some member of F_w has R[f_hat] <= R[f*] (eq. 10 with "
                   "its approximation term L C / sqrt(K) (1 + sqrt(2 log(1/delta))) dropped)",
         edits=(CodeEdit("verification.claims.rks.lemma2", "decide",
-                        "for r in records], z(delta), delta,", "for r in records], 0.0 * z(delta), delta,"),),
+                        "else values, z(delta), delta,", "else values, 0.0 * z(delta), delta,"),),
         counterexample=_rks_lemma2_term_dropped,
         stored={"instance": "orthogonal (32 atoms, Hadamard features), quadratic loss, C = 1, K = 4, "
                             "delta = 0.5", "probability_excess_positive": "451883/524288", "delta": "1/2"},
@@ -967,6 +967,11 @@ _CATALOG = (
         why="f_hat lies in F_w, whose best member is worse than F_p's minimiser with probability "
             "0.847 over the eight draws (exact), so the excess risk is positive with probability "
             "at least 0.847 > 2 delta = 0.5 at every m.",
+        config={"instances": ["orthogonal"], "losses": ["quadratic"], "K": [8], "m": [200], "delta": [0.25]},
+        config_why="The smoke grid's one point (hinge, K = 64, m = 1000: the only cheap one where the "
+                   "printed bound is below the largest possible excess) has 64 draws of 32 atoms, "
+                   "where F_w can beat F_p's minimiser and the excess is often negative; the "
+                   "counterexample's K = 8 quadratic point is where the mutant fails.",
     ),
 )
 
