@@ -153,3 +153,30 @@ def test_algorithm2_without_its_one_over_m_is_flagged_by_lemma3(monkeypatch):
     verdict = claim.decide(records, config, ALPHA)
     assert verdict.verdict == "violated"
     assert verdict.details["points"]["sign_two_point/m=16"]["values_outside_range"] > 0
+
+
+@pytest.mark.parametrize("profile", ["smoke", "quick", "full"])
+def test_penalties_that_cannot_happen_are_not_counted(profile):
+    # The section6 state never shrinks (||alpha^(t)||_1 = 0.60 <= 16B), and at the two-point
+    # states no outcome hurts the comparator or the step at -16B: those points cannot fail.
+    config = catalog.get("iln.lemma2.shrink_penalty").config(profile)
+    for point in config["grid"]:
+        state = lemma2.probe_state(point["state"])
+        for name in state.comparators:
+            can_happen = point["state"] != "section6" and name == "step_at_+16B"
+            assert lemma2.penalty_possible(point["state"], lemma2.point_m(state, point), name) == can_happen
+
+
+def test_smoke_decides_on_the_penalties_that_can_happen():
+    n = catalog.get("iln.lemma2.shrink_penalty").config("smoke")["n_trials"]
+    claim, config, records = _replays("iln.lemma2.shrink_penalty", n)
+    rows = claim.decide(records, config, ALPHA).details["points"]
+    counted = {k for k, row in rows.items() if row["can_fail"]}
+    assert counted == {k for k in rows if k.endswith("step_at_+16B") and "m=1" not in k and "section6" not in k}
+    assert all(row["event_possible"] is False for k, row in rows.items() if not k.endswith("step_at_+16B")
+               or k.startswith("section6"))
+    # An event at a penalty that cannot happen means the argument is wrong: refused, not decided.
+    key = "section6/target=0.25"
+    planted = [{**r, key: {**r[key], "comparator": True}} for r in records]
+    with pytest.raises(ValueError, match="declared impossible"):
+        claim.decide(planted, config, ALPHA)

@@ -107,6 +107,20 @@ def test_an_impossible_event_is_not_evidence_and_an_impossible_value_is_refused(
         rules.tail_point("c", [0.2, 1.5], 0.9, 0.01, largest=1.0)
 
 
+def test_from_hits_takes_an_impossible_event_and_refuses_a_hit_there():
+    """from_hits's ``possible``: False makes the point unable to fail (reported, not counted);
+    an event at such a point means the argument that it is impossible is wrong, and raises."""
+    point = rules.TailPoint.from_hits("a", [False] * 40, 0.01, possible=False)
+    assert not point.possible
+    verdict = rules.probability_bound("t", [point, rules.TailPoint.from_hits("b", [False] * 40, 0.01)], 1e-3)
+    assert verdict.details["points"]["a"]["event_possible"] is False
+    assert verdict.details["points"]["a"]["can_fail"] is False
+    assert verdict.details["points"]["b"]["can_fail"]
+    assert rules.TailPoint.from_hits("c", [False, True], 0.01).possible
+    with pytest.raises(ValueError, match="declared impossible"):
+        rules.TailPoint.from_hits("c", [False, True], 0.01, possible=False)
+
+
 def test_probability_rule_pvalue_agrees_with_its_decision():
     points = [rules.TailPoint("a", 20, 400, 0.01), rules.TailPoint("b", 3, 400, 0.01)]
     verdict = rules.probability_bound("t", points, 1e-3)

@@ -47,10 +47,19 @@ class TailPoint:
 
     @classmethod
     def from_hits(cls, key: str, hits: Sequence[bool], printed: float, corrected: float | None = None,
-                  instance: Mapping | None = None) -> TailPoint:
-        """The point of a sequence of trials, ``hits[i]`` whether the event happened in trial i."""
+                  instance: Mapping | None = None, possible: bool = True) -> TailPoint:
+        """The point of a sequence of trials, ``hits[i]`` whether the event happened in trial i.
+
+        ``possible`` False says the event cannot happen on any outcome (derived from the
+        instance alone, never from the trials); an event at such a point is refused with a
+        ValueError, since the statistic or the argument that it is impossible is then wrong.
+        """
+        if not possible and any(hits):
+            raise ValueError(f"point {key}: the event happened in trial {list(hits).index(True)}, "
+                             f"but it was declared impossible (possible=False)")
         return cls(key=key, k=int(sum(hits)), n=len(hits), printed=printed, corrected=corrected,
-                   first_event=hits.index(True) if any(hits) else None, instance=instance)
+                   first_event=hits.index(True) if any(hits) else None, instance=instance,
+                   possible=bool(possible))
 
 
 def _sides(k: int, n: int, bound: float, level: float) -> tuple[bool, bool, tuple[float, float]]:

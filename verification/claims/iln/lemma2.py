@@ -344,6 +344,25 @@ def exact_log10(name: str, m: int, predicate) -> float | None:
     return float(special.logsumexp(logpmf[hits]) / math.log(10.0))
 
 
+def penalty_possible(name: str, m: int, comparator: str) -> bool:
+    """Whether the shrink penalty ``||f_{t+1} - f*|| > ||hat f_{t+1} - f*||`` can happen at all
+    in round t of state ``name`` with m samples (ICML Lemma 2, eq. (14) / arXiv Lemma 2,
+    eq. (13)), from the state alone, never from the replays.
+
+    Without a shrink ``f_{t+1} = hat f_{t+1}`` and the event cannot happen.  Algorithm 1
+    shrinks only when ``|E_t| >= 16B``, while ``|E_t| < ||alpha^(t)||_1`` (Algorithm 2's
+    ``E = ||alpha||_1 / m sum_k sgn(alpha_i) psi(x_i; w) psi(x; w)``, ICML and arXiv eq. (11),
+    with ``|psi| < 1``, ICML and arXiv Section 2): a state with ``||alpha^(t)||_1 <= 16B``
+    never shrinks.  At a state with a two-point law every outcome is enumerated
+    (:func:`exact_log10`).  The threshold is Algorithm 1's own (``theory.SHRINK_THRESHOLD``),
+    so that a planted change of it moves the answer with the algorithm.
+    """
+    state = probe_state(name)
+    if state.alpha_l1 <= theory.SHRINK_THRESHOLD * B:
+        return False
+    return state.two_point is None or exact_log10(name, m, lambda o: o[comparator]) is not None
+
+
 def states_details(grid) -> dict:
     return {name: probe_state(name).summary() for name in dict.fromkeys(p["state"] for p in grid)}
 
@@ -383,6 +402,7 @@ def shrink_penalty_decide(records, config, alpha) -> Verdict:
     state's two-point law, the bound the proof's chain gives with the state's own
     ``||alpha^(t)||_1`` (``P_t <= P[|E_t - <f_t, Phi(x_t)>| >= 8B] <= 2 exp(-32 B^2 m /
     ||alpha^(t)||_1^2)``) and the proof's corrected bound :func:`iln.theory.shrink_penalty_corrected`.
+    A point whose event cannot happen (:func:`penalty_possible`) is reported and not counted.
     """
     points, rows = [], {}
     for point in config["grid"]:
@@ -390,7 +410,8 @@ def shrink_penalty_decide(records, config, alpha) -> Verdict:
         rows[key] = row = penalty_row(point, [r[key] for r in records])
         points += [rules.TailPoint.from_hits(f"{key}/{name}", [r[key][name] for r in records], row["printed_bound"],
                                                  instance={"state": point["state"], "m": row["m"], "comparator": name,
-                                                           "round": state.t, "alpha_l1": state.alpha_l1, "f_norm": state.f_norm})
+                                                           "round": state.t, "alpha_l1": state.alpha_l1, "f_norm": state.f_norm},
+                                                 possible=penalty_possible(point["state"], row["m"], name))
                    for name in state.comparators]
     return rules.probability_bound("iln.lemma2.shrink_penalty", points, alpha, details={
         "states": states_details(config["grid"]), "bounds": rows, "note": PENALTY_NOTE})
