@@ -16,11 +16,13 @@ from tolerances import hoeffding_half_width
 import iln
 from iln.budget import Budget
 from iln.features import CustomFamily, FeatureFamily, RandomFourier, RandomStump
+from iln.random_streams import child, generator
 from iln.rks.kitchen_sinks import (
     SolverConvergenceError,
     adaboost_stumps,
     random_kitchen_sinks,
 )
+from verification.claims.rks.instances import class_instance
 
 # Three points, two fixed "coordinate" features psi(x; k) = x_k: Z = X, so every
 # solution below can be worked out by hand.
@@ -93,6 +95,21 @@ def test_box_constrained_least_squares_satisfies_kkt(seed, ridge, K):
     assert r.alpha_inf_norm <= C / K  # exact: the solution is clipped into the box
     active = _check_box_kkt(_features(r, X), y, r.alpha, C / K, ridge)
     assert active > 0  # the instance does exercise the constraint
+
+
+def test_box_least_squares_settles_where_bvls_needs_more_than_k_iterations():
+    """Four orthogonal atoms (Hadamard columns 1, 25, 17, 24) with C = 0.3 and m = 10: BVLS's
+    active set needs 5 iterations, one more than SciPy's default of K, and used to raise."""
+    inst = class_instance("orthogonal", 0.3)
+    seed = child(np.random.SeedSequence(7), 59, 4)
+    _, X, y = inst.support.draw(10, generator(child(seed, 0)))
+    fit = random_kitchen_sinks(X, y, inst.family, K=4, seed=child(seed, 1), loss="quadratic", C=0.3)
+    assert inst.family.atoms(fit.W).ravel().tolist() == [1, 25, 17, 24]
+    Z = inst.family.psi(X, fit.W)
+    default = optimize.lsq_linear(Z, y, bounds=(-0.075, 0.075), method="bvls", tol=1e-13)
+    assert default.status == 0  # stopped at its default iteration limit: the case this covers
+    reference = optimize.lsq_linear(Z, y, bounds=(-0.075, 0.075), method="bvls", tol=1e-13, max_iter=1000)
+    np.testing.assert_allclose(fit.alpha, reference.x, atol=1e-12)
 
 
 def test_unconstrained_quadratic_equals_numpy_lstsq():

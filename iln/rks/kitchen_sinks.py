@@ -234,6 +234,14 @@ def _least_squares(Z, y, ridge, K):
     return Vt.T @ (s / (s**2 + m * K * ridge) * (U.T @ y))
 
 
+def _bvls_max_iter(K: int) -> int:
+    """Iterations allowed to BVLS.  SciPy's default is the number of variables, K, but an
+    active set can need more (orthogonal atoms, C = 0.3, K = 4, m = 10: five), and stopping
+    early raises :class:`SolverConvergenceError`; more iterations change nothing once it
+    has converged."""
+    return max(100, 50 * K)
+
+
 def _box_least_squares(Z, y, ridge, K, bound):
     """argmin (1/m)||Z a - y||^2 + ridge K ||a||^2 subject to |a_k| <= bound."""
     m = Z.shape[0]
@@ -242,7 +250,8 @@ def _box_least_squares(Z, y, ridge, K, bound):
         # (1/m)||Z a - y||^2 + ridge K ||a||^2 = (1/m) ||[Z; sqrt(m K ridge) I] a - [y; 0]||^2.
         A = np.vstack([Z, math.sqrt(m * K * ridge) * np.eye(K)])
         b = np.concatenate([y, np.zeros(K)])
-    res = optimize.lsq_linear(A, b, bounds=(-bound, bound), method="bvls", tol=_BVLS_TOL)
+    res = optimize.lsq_linear(A, b, bounds=(-bound, bound), method="bvls", tol=_BVLS_TOL,
+                              max_iter=_bvls_max_iter(K))
     if res.status < 1:
         raise SolverConvergenceError(f"bounded least squares did not converge: {res.message}")
     return np.clip(res.x, -bound, bound)
@@ -320,7 +329,7 @@ def minimize_weighted_risk(Z, y, weights, *, loss: str, bound: float) -> np.ndar
         # With more features than examples (K > m) the problem is rank deficient and the
         # active-set method may need more than its default K iterations to settle.
         res = optimize.lsq_linear(root[:, None] * Z, root * y, bounds=(-bound, bound), method="bvls",
-                                  tol=_BVLS_TOL, max_iter=max(100, 50 * K))
+                                  tol=_BVLS_TOL, max_iter=_bvls_max_iter(K))
         if res.status < 1:
             raise SolverConvergenceError(f"bounded least squares did not converge: {res.message}")
         return np.clip(res.x, -bound, bound)

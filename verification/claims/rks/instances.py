@@ -44,9 +44,9 @@ from iln.rks.synthetic_benchmarks import adult_like, kdd_like
 from verification import catalog
 from verification.verdicts import Verdict
 
-__all__ = ["DATASETS", "DESCRIPTIONS", "ClassInstance", "class_instance", "data_note", "dataset",
-           "described", "grid", "largest_risk", "loss_range", "risk_minimizer", "run_on", "split",
-           "standardized", "training_rows"]
+__all__ = ["DATASETS", "DESCRIPTIONS", "ClassInstance", "atom_columns", "class_instance", "data_note",
+           "dataset", "described", "grid", "largest_member_risk", "largest_risk", "loss_range", "risk_minimizer",
+           "run_on", "split", "standardized", "training_rows"]
 
 
 @dataclass(frozen=True)
@@ -318,6 +318,30 @@ def largest_risk(name: str, loss: str, C: float = 1.0) -> float:
     """
     support = class_instance(name, C).support
     return support.risk(np.where(support.label_mean >= 0, -C, C), loss)
+
+
+def atom_columns(name: str, C: float = 1.0) -> np.ndarray:
+    """``phi(x_i; w_j)`` of every atom j on the support of the finite instance ``name``, shape
+    ``(n, N)``: the vertices of the sets that F_w's members and the witnesses lie in.
+
+    A member of F_w, ``sum_k alpha_k phi(.; w_k)`` with ``|alpha_k| <= C/K`` (RKS eq. 8), lies
+    in the convex hull of ``{+-C phi(.; w_j)}``; the witness of Lemma 1's proof, the average of
+    ``beta(w_k) phi(.; w_k)``, in that of ``{beta_j phi(.; w_j)}``.  A convex function of f
+    (a risk, a distance to f*) is largest at a vertex.
+    """
+    inst = class_instance(name, C)
+    if not isinstance(inst.family, AtomFeatures):
+        raise ValueError(f"instance {name!r} has a continuous parameter law: its atoms are not enumerated")
+    return inst.family.psi(inst.support.X, inst.family.support_atoms)
+
+
+def largest_member_risk(name: str, loss: str, C: float = 1.0) -> float:
+    """The largest true risk of any member of F_w (any K, any draw) on the finite instance
+    ``name``: the risk is convex in f, so over the hull of ``{+-C phi_j}`` it is largest at a
+    vertex (:func:`atom_columns`).  At most :func:`largest_risk`, and on the noisy instances
+    well below it (a single feature is nearly uncorrelated with their labels)."""
+    support, columns = class_instance(name, C).support, C * atom_columns(name, C)
+    return max(support.risk(sign * v, loss) for v in columns.T for sign in (1.0, -1.0))
 
 
 def loss_range(loss: str, C: float = 1.0) -> float:

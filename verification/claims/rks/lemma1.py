@@ -23,7 +23,13 @@ from iln.rks import function_class as fc
 from iln.rks.kitchen_sinks import minimize_weighted_risk
 from verification import rules
 from verification.catalog import Claim, Erratum, Quote, Source, profiles, register
-from verification.claims.rks.instances import DESCRIPTIONS, class_instance, described, grid
+from verification.claims.rks.instances import (
+    DESCRIPTIONS,
+    atom_columns,
+    class_instance,
+    described,
+    grid,
+)
 from verification.claims.rks.lemma4 import tail_trials
 from verification.verdicts import HOLDS_AFTER_CORRECTION, Verdict
 
@@ -68,11 +74,24 @@ def trial(config, seed) -> dict:
 
 def largest_distance(name: str, K: int, which: str, C: float) -> float:
     """The largest ``sqrt(K)/C`` times L2 distance (uniform probability) to f* the trial can
-    record for ``which`` member: the witness is bounded by C, so ``|f_hat - f*| <= C + |f*|``
-    pointwise; the best member is no farther than ``f = 0`` (in F_w), at distance ``||f*||``."""
-    target = np.abs(class_instance(name, C).target)
-    spread = target if which == "best" else C + target
-    return math.sqrt(K) / C * math.sqrt(np.mean(spread**2))
+    record for ``which`` member.
+
+    The witness, an average of ``beta(w_k) phi(.; w_k)``, lies in the convex hull of
+    ``{beta_j phi_j}`` on a finite instance, where the convex distance to f* is largest at a
+    vertex (:func:`~verification.claims.rks.instances.atom_columns`); on the continuous one it
+    is bounded by C, so ``|f_hat - f*| <= C + |f*|`` pointwise.  The best member is no farther
+    than the witness's ceiling nor than ``f = 0`` (in F_w), at distance ``||f*||``.
+    """
+    inst = class_instance(name, C)
+    target = inst.target
+    if isinstance(inst.member, fc.AtomMember):
+        vertices = atom_columns(name, C) * inst.member.beta
+        spread = max(math.sqrt(np.mean((v - target) ** 2)) for v in vertices.T)
+    else:
+        spread = math.sqrt(np.mean((C + np.abs(target)) ** 2))
+    if which == "best":
+        spread = min(spread, math.sqrt(np.mean(target**2)))
+    return math.sqrt(K) / C * spread
 
 
 def decide(records, config, alpha) -> Verdict:

@@ -21,6 +21,7 @@ from verification import rules
 from verification.catalog import Claim, Source, profiles, register
 from verification.claims.rks.instances import (
     DESCRIPTIONS,
+    atom_columns,
     class_instance,
     described,
     grid,
@@ -64,14 +65,24 @@ def trial(config, seed) -> dict:
 
 
 def largest_excess(name: str, loss: str, K: int, which: str, C: float) -> float:
-    """The largest ``(R[f] - R[f*]) sqrt(K) / (L C)`` the trial can record for ``which`` member:
-    the witness is bounded by C, so its risk is at most
-    :func:`~verification.claims.rks.instances.largest_risk`; the best member is no worse than
-    ``f = 0`` (in F_w), whose risk is ``c(0)``."""
-    support = class_instance(name, C).support
-    ceiling = largest_risk(name, loss, C) if which == "witness" else fc.loss_at_zero(loss)
-    base = support.risk(_member(name, loss, C).values(support.X), loss)
-    return (ceiling - base) * math.sqrt(K) / (fc.lipschitz_constant(loss, C) * C)
+    """The largest ``(R[f] - R[f*]) sqrt(K) / (L C)`` the trial can record for ``which`` member.
+
+    The witness, an average of ``beta(w_k) phi(.; w_k)``, lies in the convex hull of
+    ``{beta_j phi_j}`` on a finite instance, where the convex risk is largest at a vertex
+    (:func:`~verification.claims.rks.instances.atom_columns`); on the continuous one it is
+    bounded by C, so its risk is at most
+    :func:`~verification.claims.rks.instances.largest_risk`.  The best member of F_w is no
+    worse than the witness's ceiling nor than ``f = 0`` (in F_w), whose risk is ``c(0)``.
+    """
+    support, member = class_instance(name, C).support, _member(name, loss, C)
+    if isinstance(member, fc.AtomMember):
+        vertices = atom_columns(name, C) * member.beta
+        ceiling = max(support.risk(v, loss) for v in vertices.T)
+    else:
+        ceiling = largest_risk(name, loss, C)
+    if which == "best":
+        ceiling = min(ceiling, fc.loss_at_zero(loss))
+    return (ceiling - support.risk(member.values(support.X), loss)) * math.sqrt(K) / (fc.lipschitz_constant(loss, C) * C)
 
 
 def decide(records, config, alpha) -> Verdict:
