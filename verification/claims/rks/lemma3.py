@@ -32,6 +32,7 @@ from verification import rules
 from verification.catalog import Claim, Source, profiles, register
 from verification.claims.rks.instances import (
     DESCRIPTIONS,
+    atom_columns,
     class_instance,
     described,
     grid,
@@ -96,20 +97,35 @@ def trial(config, seed) -> dict:
     return record
 
 
+def largest_deviation(name: str, loss: str, C: float) -> float:
+    """An a-priori ceiling on ``sup_{F_w} |R[f] - R_emp[f]|`` (any K, any draw, any sample).
+
+    Both risks are averages of losses on the margins ``[-C, C]``, so the deviation is at most
+    :func:`~verification.claims.rks.instances.loss_range`.  For the hinge loss with ``C <= 1``
+    it is ``|E_emp[y f] - E_P[y f]| <= C + C max_j |E_P[y phi_j]|``: ``|y f| <= C`` and f lies
+    in the hull of ``{+-C phi_j}`` (:func:`~verification.claims.rks.instances.atom_columns`).
+    """
+    ceiling = loss_range(loss, C)
+    if loss == "hinge" and C <= 1:
+        support = class_instance(name, C).support
+        correlation = np.abs(support.label_mean @ atom_columns(name, C)).max() / support.n
+        ceiling = min(ceiling, C * (1.0 + correlation))
+    return ceiling
+
+
 def deviation_points(records, config, side, threshold) -> tuple[list, list]:
     """The tail points of the events ``sup > threshold`` at every (instance, loss, K, m, delta),
     the supremum's lower and upper ends (``side`` "two": of ``|R - R_emp|``; "one": of ``R -
     R_emp``); ``threshold(L, C, |c(0)|, m, delta)``.
 
-    Both risks are averages of losses on the margins ``[-C, C]``, so the supremum is at most
-    :func:`~verification.claims.rks.instances.loss_range`: the upper end is cut there (still an
+    The supremum is at most :func:`largest_deviation`: the upper end is cut there (still an
     upper end), and a point whose threshold is at least that cannot fail (at small m).
     """
     low, up = [], []
     for name, loss, K, m, delta in grid(config, "instances", "losses", "K", "m", "delta"):
         L, base = fc.lipschitz_constant(loss, config["C"]), f"{name}/{loss}/K={K}/m={m}"
         bound = threshold(L, config["C"], fc.loss_at_zero(loss), m, delta)
-        largest = loss_range(loss, config["C"])
+        largest = largest_deviation(name, loss, config["C"])
         info = {"instance": name, "loss": loss, "L": L, "K": K, "m": m, "delta": delta,
                 "description": DESCRIPTIONS[name]}
         key = f"{base}/delta={delta}"
