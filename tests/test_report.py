@@ -786,7 +786,7 @@ def test_a_page_shows_the_configuration_its_verdict_ran_with(store, report):
     with Store(store, read_only=True) as db:
         saved = Verdict.from_json(db.latest_verdict("iln.lemma4.hoeffding").verdict)
     config = catalog.get("iln.lemma4.hoeffding").config("smoke")
-    assert saved.details[runner.VERDICT_CONFIGURATION] == json.loads(json.dumps(config))
+    assert saved.details[runner.ClaimOutcome.CONFIGURATION] == json.loads(json.dumps(config))
     page = (report / "claims" / "iln.lemma4.hoeffding.md").read_text()
     assert "not recorded with this verdict" not in page
     # A verdict saved without its configuration (before verdicts kept it) says so on its page,
@@ -800,11 +800,11 @@ def test_a_recorded_configuration_is_shown_rather_than_the_code_s(store, tmp_pat
     with Store(store, read_only=True) as db:
         row = db.latest_verdict("iln.lemma4.hoeffding")
     verdict = Verdict.from_json(row.verdict)
-    recorded = {**verdict.details[runner.VERDICT_CONFIGURATION],
+    recorded = {**verdict.details[runner.ClaimOutcome.CONFIGURATION],
                 "grid": [{"instance": "two_point", "m": 123457, "eps_rel": 0.5}]}
     copy = tmp_path / "s.sqlite"
     with Store(copy) as db:
         db.save_verdict(row.seed, row.profile, "iln.lemma4.hoeffding",
-                        {**verdict.to_json(), "details": {**verdict.details, runner.VERDICT_CONFIGURATION: recorded}})
+                        {**verdict.to_json(), "details": {**verdict.details, runner.ClaimOutcome.CONFIGURATION: recorded}})
     write_report(copy, tmp_path / "out")
     assert "123457" in (tmp_path / "out" / "claims" / "iln.lemma4.hoeffding.md").read_text()

@@ -39,8 +39,8 @@ from verification.catalog import Claim
 from verification.store import Store
 from verification.verdicts import ERROR, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, VIOLATED, Verdict
 
-__all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "VERDICT_CONFIGURATION", "ClaimOutcome", "Planting", "RunResult", "run",
-           "run_batch", "run_batch_traced", "trials_key"]
+__all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "ClaimOutcome", "Planting", "RunResult", "run", "run_batch", "run_batch_traced",
+           "trials_key"]
 
 #: the run's family-wise false-alarm budget (README, Verifying the claims: 1e-3).
 DEFAULT_ALPHA = 1e-3
@@ -97,6 +97,12 @@ _RUNNER_FILE = "verification/runner.py"
 class ClaimOutcome:
     """A claim's verdict next to its expected verdict."""
 
+    #: the entry of a saved verdict's ``details`` that holds the configuration its trials ran
+    #: with.  A class attribute, not a constant of the module: every trial reaches this
+    #: module's body (its fingerprint unit), so a new constant there would key every stored
+    #: trial of the catalog anew.
+    CONFIGURATION = "configuration"
+
     claim: Claim
     verdict: Verdict
 
@@ -141,9 +147,6 @@ def claim_seed(seed: int, claim_id: str) -> np.random.SeedSequence:
     child i, whatever the number of workers or machines (README, Design, principle 7)."""
     return child(np.random.SeedSequence(seed), catalog.claim_key(claim_id))
 
-
-#: the entry of a saved verdict's ``details`` that holds the configuration its trials ran with.
-VERDICT_CONFIGURATION = "configuration"
 
 #: the key of a trial record that holds the trial's exception instead of its result: such a
 #: record is never stored, and its claim's verdict is ``error``.
@@ -604,7 +607,7 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                 # The configuration the trials ran with, kept with the verdict: the report shows
                 # it, not the one the code has when the report is written (they differ once a
                 # plan changes after the run).
-                v = replace(v, details={**v.details, VERDICT_CONFIGURATION: configs[c.id]})
+                v = replace(v, details={**v.details, ClaimOutcome.CONFIGURATION: configs[c.id]})
             db.save_verdict(seed, profile, c.id, v.to_json())
             outcomes.append(ClaimOutcome(c, v))
         meta["elapsed_s"] = time.perf_counter() - clock

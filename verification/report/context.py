@@ -46,7 +46,7 @@ from verification.report.tables import (
     key_value_table,
     pvalue_text,
 )
-from verification.runner import VERDICT_CONFIGURATION, ClaimOutcome
+from verification.runner import ClaimOutcome
 from verification.store import RunRow, Store
 from verification.verdicts import Verdict
 
@@ -261,7 +261,7 @@ class ClaimView:
         """What the check tried, how, how long, and its worst instance (None when not run)."""
         if self.verdict is None:
             return None
-        recorded = self.verdict.details.get(VERDICT_CONFIGURATION) if isinstance(self.verdict.details, Mapping) else None
+        recorded = self.verdict.details.get(ClaimOutcome.CONFIGURATION) if isinstance(self.verdict.details, Mapping) else None
         if isinstance(recorded, Mapping):
             return search_of(self.verdict, recorded, self.profile)
         try:
@@ -357,7 +357,7 @@ def _claim_view(claim: Claim, row, errata: tuple[ErratumView, ...]) -> ClaimView
                   Plot(**{**p.__dict__, "paper_showed": sentence})
                   for p in claim_plots(claim.id, details))
     # The configuration the verdict ran with is shown under "space searched", not as a detail.
-    shown = {k: v for k, v in details.items() if k != VERDICT_CONFIGURATION}
+    shown = {k: v for k, v in details.items() if k != ClaimOutcome.CONFIGURATION}
     return ClaimView(claim, sources, verdict, row.seed, row.profile, row.saved_at, plots,
                      tuple(detail_tables(shown)), errata)
 
