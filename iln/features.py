@@ -152,9 +152,21 @@ class FeatureFamily(ABC):
         return self._psi_rows(X[idx], W)
 
     def psi(self, X, W) -> np.ndarray:
-        """All pairs: ``out[j, k] = psi(X[j]; W[k])``, shape ``(len(X), len(W))``."""
-        X = self.check_inputs(X)
-        W = self.check_parameters(W)
+        """All pairs: ``out[j, k] = psi(X[j]; W[k])``, shape ``(len(X), len(W))``.
+
+        ``X`` and ``W`` are checked (:meth:`check_inputs`, :meth:`check_parameters`), then
+        evaluated by :meth:`psi_validated`.
+        """
+        return self.psi_validated(self.check_inputs(X), self.check_parameters(W))
+
+    def psi_validated(self, X: np.ndarray, W: np.ndarray) -> np.ndarray:
+        """:meth:`psi` without its checks, for a learner's loop over data it checked once.
+
+        ``X`` must have passed :meth:`check_inputs` and ``W`` :meth:`check_parameters` (or come
+        from :meth:`sample` and passed it once): an online learner evaluates the same rows
+        again every round, and checking them again each time cost Doubly Stochastic Gradient
+        Descent more than its evaluations (``tests/benchmarks/test_speed_targets.py``).
+        """
         n_x, n_w = X.shape[0], W.shape[0]
         out = np.empty((n_x, n_w))
         # Row blocks keep the repeated rows near _PSI_BLOCK floats, whatever len(X) * len(W) is.
@@ -191,11 +203,25 @@ class FeatureFamily(ABC):
         NoOracleError
             When the family has no oracle kernel.
         """
+        self._require_oracle()  # before the inputs: without an oracle, no input is right
+        X = self.check_inputs(X, "X")
+        return self.kernel_validated(X, X if Y is None else self.check_inputs(Y, "Y"))
+
+    def kernel_validated(self, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
+        """:meth:`kernel` without its input checks (``X`` and ``Y`` passed :meth:`check_inputs`):
+        exact-kernel OGD reads one row of the Gram matrix per round over data it checked once.
+
+        Raises
+        ------
+        NoOracleError
+            When the family has no oracle kernel.
+        """
+        self._require_oracle()
+        return self._kernel(X, Y)
+
+    def _require_oracle(self) -> None:
         if not self.has_kernel:
             raise NoOracleError(f"feature family {self!r} has no oracle kernel")
-        X = self.check_inputs(X, "X")
-        Y = X if Y is None else self.check_inputs(Y, "Y")
-        return self._kernel(X, Y)
 
     def _kernel(self, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
         raise NoOracleError(f"feature family {self!r} has no oracle kernel")
@@ -237,8 +263,21 @@ class _CoordinateFamily(FeatureFamily):
 
     param_width = 1
 
+    @abstractmethod
+    def _of_coordinate(self, values: np.ndarray, W: np.ndarray) -> np.ndarray:
+        """The feature from ``values[..., k] = x_d`` with d = ``W[k, 0]`` (broadcast over rows)."""
+
     def _psi_rows(self, X, W):
         return self.psi_indexed(X, np.arange(X.shape[0]), W)
+
+    def psi_indexed(self, X, idx, W):
+        return self._of_coordinate(X[idx, W[:, 0].astype(np.intp)], W)
+
+    def psi_validated(self, X, W):
+        # All pairs by one column gather: no row of X or W is repeated per pair.  np.take keeps
+        # the result C-ordered (X[:, cols] is Fortran-ordered), so the products a learner takes
+        # of it sum in the order they always did.
+        return self._of_coordinate(np.take(X, W[:, 0].astype(np.intp), axis=1), W)
 
     def check_parameters(self, W, name="W"):
         W = super().check_parameters(W, name)
@@ -247,14 +286,6 @@ class _CoordinateFamily(FeatureFamily):
         if np.any((d != np.floor(d)) | (d < 0) | (d >= self.dim)):
             raise ValueError(f"{name}[:, 0] must hold coordinates, integers in [0, {self.dim - 1}]")
         return W
-
-    def psi(self, X, W):
-        # All pairs through the row index, without copying any row of X per feature.
-        X = self.check_inputs(X)
-        W = self.check_parameters(W)
-        n_x, n_w = X.shape[0], W.shape[0]
-        idx = np.repeat(np.arange(n_x), n_w)
-        return self.psi_indexed(X, idx, np.tile(W, (n_x, 1))).reshape(n_x, n_w)
 
 
 class RandomCoordinate(_CoordinateFamily):
@@ -271,8 +302,8 @@ class RandomCoordinate(_CoordinateFamily):
         n = arguments.integer(n, "n", 0)
         return rng.integers(0, self.dim, size=n).astype(np.float64)[:, None]
 
-    def psi_indexed(self, X, idx, W):
-        return X[idx, W[:, 0].astype(np.intp)]
+    def _of_coordinate(self, values, W):
+        return values
 
     def _kernel(self, X, Y):
         return X @ Y.T / self.dim
@@ -315,8 +346,8 @@ class RandomStump(_CoordinateFamily):
         t = rng.standard_normal(n)
         return np.column_stack([d, t])
 
-    def psi_indexed(self, X, idx, W):
-        return self.scale * np.sign(X[idx, W[:, 0].astype(np.intp)] - W[:, 1])
+    def _of_coordinate(self, values, W):
+        return self.scale * np.sign(values - W[:, 1])
 
     def _kernel(self, X, Y):
         U, V = special.ndtr(X), special.ndtr(Y)
@@ -353,10 +384,8 @@ class _ProjectionFamily(FeatureFamily):
     def param_width(self) -> int:
         return self.dim + 1
 
-    def psi(self, X, W):
+    def psi_validated(self, X, W):
         # All pairs share one matrix product, far cheaper than repeating rows.
-        X = self.check_inputs(X)
-        W = self.check_parameters(W)
         return self._activation(X @ W[:, : self.dim].T + W[:, self.dim])
 
 
@@ -650,9 +679,8 @@ class CustomFamily(FeatureFamily):
             )
         return values
 
-    def psi(self, X, W):
-        X = self.check_inputs(X)
-        W = self.check_parameters(W)
+    def psi_validated(self, X, W):
+        # The user's values are checked even here: they are outputs, not inputs checked once.
         return self._bounded(self._psi(X, W), (X.shape[0], W.shape[0]), "psi")
 
     def _psi_rows(self, X, W):

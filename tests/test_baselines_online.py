@@ -309,9 +309,15 @@ def test_fixed_random_test_predictions_approach_the_kernel_predictor():
 # Budgets counted exactly: a family that counts every evaluation of psi.
 # ---------------------------------------------------------------------------------------
 class CountingCoordinate(RandomCoordinate):
-    """Random coordinates that count evaluations (every path goes through psi_indexed)."""
+    """Random coordinates that count evaluations (all pairs go through psi_validated, rows
+    through psi_indexed)."""
 
     count = 0
+
+    def psi_validated(self, X, W):
+        out = super().psi_validated(X, W)
+        type(self).count += out.size
+        return out
 
     def psi_indexed(self, X, idx, W):
         type(self).count += len(W)
@@ -323,8 +329,8 @@ class CountingSign(RandomSign):
 
     count = 0
 
-    def psi(self, X, W):
-        out = super().psi(X, W)
+    def psi_validated(self, X, W):
+        out = super().psi_validated(X, W)
         type(self).count += out.size
         return out
 

@@ -198,9 +198,51 @@ def test_generic_all_pairs_evaluation_in_blocks_equals_the_specialised_one(monke
     rng = np.random.default_rng(0)
     X = rng.uniform(-0.4, 0.4, size=(5, 6))
     W = fam.sample(3, rng)
-    generic = features_module.FeatureFamily.psi(fam, X, W)
+    generic = features_module.FeatureFamily.psi_validated(fam, X, W)
     np.testing.assert_array_equal(generic, fam.psi(X, W))
     stump = RandomStump(6)
     Ws = stump.sample(4, rng)
     pairwise = [[stump.psi_paired(X[j : j + 1], Ws[k : k + 1])[0] for k in range(4)] for j in range(5)]
     np.testing.assert_array_equal(stump.psi(X, Ws), np.array(pairwise))
+
+
+def _validated_cases():
+    """Every family with inputs in its domain and parameters from its sampler."""
+    from iln.rks.function_class import AtomFeatures
+
+    custom = CustomFamily(lambda n, rng: rng.uniform(-1, 1, (n, D)),
+                          lambda X, W: 0.5 * np.tanh(X @ W.T), dim=D, name="tanh")
+    atoms = AtomFeatures(np.array([[0.5, -1.0, 0.25], [1.0, 0.0, -0.5]]), [0.2, 0.3, 0.5])
+    cases = [(fam, _points(fam, seed=3)) for fam in [*FAMILIES, custom]]
+    return cases + [(atoms, atoms.support)]
+
+
+@pytest.mark.parametrize("family, X", _validated_cases(), ids=lambda v: type(v).__name__)
+def test_validated_evaluation_equals_the_checked_one(family, X):
+    # The learners' loops call psi_validated / kernel_validated on data checked once: the
+    # numbers must be those of psi / kernel bit for bit, or skipping the checks changed results.
+    W = family.check_parameters(family.sample(7, np.random.default_rng(4)))
+    X = family.check_inputs(X)
+    np.testing.assert_array_equal(family.psi_validated(X, W), family.psi(X, W))
+    assert family.psi_validated(X, W).flags["C_CONTIGUOUS"]
+    if family.has_kernel:
+        np.testing.assert_array_equal(family.kernel_validated(X, X[:2]), family.kernel(X, X[:2]))
+    else:
+        with pytest.raises(NoOracleError):
+            family.kernel_validated(X, X)
+
+
+def test_learners_still_check_what_they_no_longer_check_each_round():
+    from iln.baselines.doubly_stochastic import doubly_stochastic
+    from iln.baselines.kernel_ogd import kernel_ogd
+
+    draws = iter([np.zeros((2, 2)), np.array([[0.1, np.nan], [0.0, 0.0]])])
+    late_nan = CustomFamily(lambda n, rng: next(draws), lambda X, W: 0.5 * np.tanh(X @ W.T), dim=2)
+    X, y = np.full((3, 2), 0.5), np.zeros(3)
+    # Round 2's draw holds a NaN: caught when drawn, not evaluated silently afterwards.
+    with pytest.raises(ValueError, match="W"):
+        doubly_stochastic(X, y, late_nan, k=2, seed=0, gamma0=1.0)
+    with pytest.raises(NoOracleError):
+        kernel_ogd(X, y, late_nan, B=1.0, eta=1.0)
+    with pytest.raises(ValueError, match="X"):
+        kernel_ogd(np.full((3, 2), 1.5), y, RandomCoordinate(2), B=1.0, eta=1.0)

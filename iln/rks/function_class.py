@@ -263,9 +263,13 @@ class AtomFeatures(FeatureFamily):
             raise ValueError(f"W must hold atom indices in 0..{self.n_atoms - 1}")
         return W.astype(np.intp)
 
-    def psi(self, X, W):
-        X = self.check_inputs(X)
-        return self.table[np.ix_(X[:, 0].astype(np.intp), self.atoms(W))]
+    def check_parameters(self, W, name="W"):
+        W = super().check_parameters(W, name)
+        self.atoms(W)
+        return W
+
+    def psi_validated(self, X, W):
+        return self.table[np.ix_(X[:, 0].astype(np.intp), W.reshape(-1).astype(np.intp))]
 
     def _psi_rows(self, X, W):
         return self.table[X[:, 0].astype(np.intp), self.atoms(W)]

@@ -14,6 +14,7 @@ run (benchmarks disabled) each body runs once, so the workloads stay exercised.
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from iln.baselines import doubly_stochastic
@@ -45,3 +46,16 @@ def test_fingerprints_of_the_whole_catalog(benchmark):
         return {c.id: fingerprint.code_id(index.state(fingerprint.conservative_units(c, index)),
                                           fingerprint.versions()) for c in catalog.load().values()}
     assert len(benchmark(fingerprints)) == len(catalog.load())
+
+
+@pytest.mark.parametrize("path", ["psi", "psi_validated"])
+def test_one_dsgd_round_checked_or_not(benchmark, path):
+    # The last round of DSGD at the Section 6 size evaluates all k T features on x_T.  With
+    # the checks (psi), every earlier feature is checked again each round; psi_validated is
+    # what doubly_stochastic calls on its data and draws, each checked once.
+    data = section6_data(200, 800, seed=0)
+    fam = RandomCoordinate(800)
+    W = fam.sample(50 * 200, np.random.default_rng(0))
+    x = data.X[-1:]
+    out = benchmark(getattr(fam, path), x, W)
+    assert out.shape == (1, 50 * 200)
