@@ -35,6 +35,11 @@ baseline take a constant step (their signatures have no schedule); Fixed-Random 
 also try the decaying schedules ``gamma0 / (1 + gamma1 (t - 1))``, ``gamma1`` in
 ``{0, 0.01, 0.1}``, of Dai et al. (2014).  DSGD runs without regularisation (``nu = 0``):
 the target here is the risk, not Dai et al.'s regularised objective (ICML Section 4).
+The runs of a learner's grid share what does not depend on the step: the baselines' features
+(or Gram rows) and their evaluations on the points, drawn and computed once
+(``*_grid`` in :mod:`iln.baselines`), and the oracle Gram matrix of Shrinking Gradient's
+exact losses; each run's numbers are those of a run alone, bit for bit.  Algorithm 1's
+own draws depend on its step (Algorithm 2 samples from the current ``alpha``).
 
 Test points are predicted as a user of each learner would, at a counted test-time budget
 (:func:`prediction_budget`): Shrinking Gradient through Algorithm 2 (ICML Theorem 1 part 3 /
@@ -55,9 +60,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from iln import arguments, estimator, random_streams
-from iln.baselines.doubly_stochastic import doubly_stochastic
-from iln.baselines.fixed_random import fixed_random
-from iln.baselines.kernel_ogd import kernel_ogd
+from iln.baselines.doubly_stochastic import doubly_stochastic_grid
+from iln.baselines.fixed_random import fixed_random_grid
+from iln.baselines.kernel_ogd import kernel_ogd_grid
 from iln.budget import ACCOUNTINGS, Budget
 from iln.data import section6_data
 from iln.features import RandomCoordinate
@@ -151,7 +156,10 @@ class LearnerOutcome:
     kernel_evaluations : int
         Oracle kernel entries the learner computed during training (exact-kernel OGD only).
     wall_time : float
-        Seconds of the reported training run.
+        Seconds of the reported training runs: one, or two when the online and the test loss
+        tuned different steps (the baselines' two runs then share their draws and
+        evaluations, Shrinking Gradient's do not: a timing of this implementation, not of
+        the learners' budgets).
     losses : ndarray (T,)
         Per-round losses of the learner's predictions.
     """
@@ -356,19 +364,46 @@ def _check_step_table(table, name: str, grid: bool) -> dict:
     return out
 
 
-def _run(name, data_X, data_y, family, size, steps, B, seed, estimator_method):
-    """Train one learner; returns (result, learner's own per-round losses)."""
-    if name == "shrinking_gradient":
-        result = shrinking_gradient(data_X, data_y, family, B=B, m=size["m"], seed=seed,
-                                    oracle=family.kernel, method=estimator_method, **steps)
-        return result, result.trace.loss_estimated
-    if name == "fixed_random":
-        result = fixed_random(data_X, data_y, family, r=size["r"], seed=seed, **steps)
-    elif name == "doubly_stochastic":
-        result = doubly_stochastic(data_X, data_y, family, k=size["k"], seed=seed, **steps)
+def _runs(name, data_X, data_y, family, size, schedules, B, seed, estimator_method) -> list:
+    """Train one learner at each step setting of ``schedules``; returns (result, learner's
+    own per-round losses) per setting.  What a learner computes whatever its step is computed
+    once for all settings: DSGD's draws and evaluations
+    (:func:`~iln.baselines.doubly_stochastic.doubly_stochastic_grid`), kernel OGD's Gram rows
+    (:func:`~iln.baselines.kernel_ogd.kernel_ogd_grid`), Fixed-Random's feature matrix
+    (:func:`~iln.baselines.fixed_random.fixed_random_grid`), Shrinking Gradient's oracle
+    Gram matrix for its exact losses (the checker's side); each result is the one a run
+    alone gives, bit for bit.  Algorithm 1's own draws depend on its step."""
+    results: Sequence
+    if name == "doubly_stochastic":
+        results = doubly_stochastic_grid(data_X, data_y, family, k=size["k"], seed=seed, schedules=schedules)
+    elif name == "kernel_ogd":
+        results = kernel_ogd_grid(data_X, data_y, family, B=B, seed=seed, schedules=schedules)
+    elif name == "fixed_random":
+        results = fixed_random_grid(data_X, data_y, family, r=size["r"], seed=seed, schedules=schedules)
     else:
-        result = kernel_ogd(data_X, data_y, family, B=B, seed=seed, **steps)
-    return result, result.losses
+        oracle = _GramOf(family, data_X)
+        trained = [shrinking_gradient(data_X, data_y, family, B=B, m=size["m"], seed=seed, oracle=oracle,
+                                      method=estimator_method, **steps) for steps in schedules]
+        return [(result, result.trace.loss_estimated) for result in trained]
+    return [(result, result.losses) for result in results]
+
+
+class _GramOf:
+    """The oracle kernel of ``family`` as Shrinking Gradient calls it for its exact losses,
+    ``oracle(X, X)`` on the run's data: the Gram matrix of ``X`` computed on the first call
+    and returned again to the runs of a step search on the same data (any other argument is
+    computed afresh)."""
+
+    def __init__(self, family, X):
+        self._family, self._X, self._gram = family, X, None
+
+    def __call__(self, X, Y=None):
+        Y = X if Y is None else Y
+        if not (np.array_equal(X, self._X) and np.array_equal(Y, self._X)):
+            return self._family.kernel(X, Y)
+        if self._gram is None:
+            self._gram = self._family.kernel(X, Y)
+        return self._gram.copy()
 
 
 def _predict(name, result, X, size, seed) -> np.ndarray:
@@ -494,13 +529,13 @@ def section6_comparison(D: int = 600, T: int = 200, *, budget, seed, n_test: int
             if tuning_data is None:
                 tuning_data = section6_data(T, D, seed=random_streams.child(seed, 1),
                                             n_support=n_support, n_test=min(n_test, TUNING_HELD_OUT))
-            scores = []
-            for candidate in grids[name]:
-                # A diverging step size is a legitimate (bad) grid value: its overflow is
-                # scored as an infinite loss, not raised.
-                with np.errstate(over="ignore", invalid="ignore"):
-                    result, losses = _run(name, tuning_data.X, tuning_data.y, family, size, candidate,
-                                          B, random_streams.child(seed, 3, j), estimator_method)
+            # A diverging step size is a legitimate (bad) grid value: its overflow is scored
+            # as an infinite loss, not raised.
+            with np.errstate(over="ignore", invalid="ignore"):
+                tried = _runs(name, tuning_data.X, tuning_data.y, family, size, grids[name], B,
+                              random_streams.child(seed, 3, j), estimator_method)
+                scores = []
+                for candidate, (result, losses) in zip(grids[name], tried, strict=True):
                     predicted = _predict(name, result, tuning_data.X_test, size,
                                          random_streams.child(seed, 5, j))
                     scores.append((dict(candidate), _average(losses),
@@ -512,13 +547,12 @@ def section6_comparison(D: int = 600, T: int = 200, *, budget, seed, n_test: int
             tuning_time += time.perf_counter() - tick
 
         tick = time.perf_counter()
-        runs = {}
-        for steps_ in (online_steps, test_steps):
-            key = tuple(sorted(steps_.items()))
-            if key not in runs:
-                with np.errstate(over="ignore", invalid="ignore"):
-                    runs[key] = _run(name, data.X, data.y, family, size, steps_, B,
-                                     random_streams.child(seed, 2, j), estimator_method)
+        # The reported run at each loss's tuned steps (one run when they agree).
+        chosen_steps = {tuple(sorted(s.items())): s for s in (online_steps, test_steps)}
+        with np.errstate(over="ignore", invalid="ignore"):
+            reported = _runs(name, data.X, data.y, family, size, list(chosen_steps.values()), B,
+                             random_streams.child(seed, 2, j), estimator_method)
+        runs = dict(zip(chosen_steps, reported, strict=True))
         result, losses = runs[tuple(sorted(online_steps.items()))]
         test_result, _ = runs[tuple(sorted(test_steps.items()))]
         wall = time.perf_counter() - tick

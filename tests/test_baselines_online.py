@@ -15,10 +15,13 @@ from tolerances import hoeffding_half_width
 import iln.baselines
 from iln.baselines import (
     doubly_stochastic,
+    doubly_stochastic_grid,
     dsgd_budget,
     feature_matrix,
     fixed_random,
+    fixed_random_grid,
     kernel_ogd,
+    kernel_ogd_grid,
     step_sizes,
 )
 from iln.budget import Budget
@@ -33,6 +36,9 @@ from iln.features import (
     RandomSign,
     RandomStump,
 )
+from iln.reference.doubly_stochastic import doubly_stochastic_reference
+from iln.reference.fixed_random import fixed_random_reference
+from iln.reference.kernel_ogd import kernel_ogd_reference
 
 
 # ---------------------------------------------------------------------------------------
@@ -357,14 +363,17 @@ def test_budgets_are_the_evaluations_made(cls):
     np.testing.assert_array_equal(ds.psi_evaluations, 4 * np.arange(1, 18))
 
 
+class CountingKernel(CountingCoordinate):
+    """Random coordinates that count their oracle kernel's entries, and evaluations of psi."""
+
+    entries = 0
+
+    def _kernel(self, X, Y):
+        type(self).entries += X.shape[0] * Y.shape[0]
+        return super()._kernel(X, Y)
+
+
 def test_kernel_ogd_counts_its_kernel_evaluations_and_no_psi():
-    class CountingKernel(CountingCoordinate):
-        entries = 0
-
-        def _kernel(self, X, Y):
-            type(self).entries += X.shape[0] * Y.shape[0]
-            return super()._kernel(X, Y)
-
     data = section6_data(11, 9, seed=5)
     fam = CountingKernel(9)
     CountingKernel.count = CountingKernel.entries = 0
@@ -400,6 +409,132 @@ def test_dsgd_rounds_do_not_depend_on_later_points():
     head = doubly_stochastic(data.X[:8], data.y[:8], fam, k=3, seed=9, gamma0=2.0)
     np.testing.assert_array_equal(full.predictions[:8], head.predictions)
     np.testing.assert_array_equal(full.W[:8], head.W)
+
+
+# Step-size searches on one set of draws (the *_grid learners): each schedule's run must be
+# the run alone, bit for bit, and agree with the transcription of the learner (iln.reference),
+# which draws and evaluates afresh.  gamma0 = eta = 1e200 overflows without a projection: a
+# diverging grid value must not spill into the others.
+_GRIDS = {
+    "doubly_stochastic": (doubly_stochastic_grid, doubly_stochastic, {"k": 3, "seed": 5},
+                          ({"gamma0": 3.0}, {"gamma0": 10.0, "gamma1": 0.5, "nu": 0.05}, {"gamma0": 1e200},
+                           {"gamma0": 0.2, "gamma1": 0.01}),
+                          ("W", "coef", "predictions", "losses", "steps", "psi_evaluations")),
+    "fixed_random": (fixed_random_grid, fixed_random, {"r": 7, "seed": 5},
+                     ({"eta": 3.0}, {"gamma0": 20.0, "gamma1": 0.1}, {"gamma0": 1e200}, {"gamma0": 0.2}),
+                     ("W", "theta", "predictions", "losses", "steps", "theta_norm", "projected")),
+    "kernel_ogd": (kernel_ogd_grid, kernel_ogd, {"B": None},
+                   ({"eta": 3.0}, {"eta": 50.0}, {"eta": 1e200}, {"eta": 0.2}),
+                   ("alpha", "predictions", "losses", "f_norm", "projected")),
+}
+_TRANSCRIPTIONS = {"doubly_stochastic": doubly_stochastic_reference, "fixed_random": fixed_random_reference,
+                   "kernel_ogd": kernel_ogd_reference}
+
+
+def _agrees_with_transcription(name, run, ref):
+    if name == "doubly_stochastic":
+        pairs = ((run.W, ref.W), (run.predictions, ref.predictions), (run.coef, ref.coef))
+    elif name == "fixed_random":
+        pairs = ((run.W, ref.W), (run.predictions, ref.predictions), (run.theta, ref.theta[-1]))
+    else:
+        pairs = ((run.predictions, ref.predictions), (run.alpha, ref.alpha[-1]))
+    for ours, theirs in pairs:
+        np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-14)
+
+
+@pytest.mark.parametrize(("name", "B"), [("doubly_stochastic", None), ("fixed_random", None),
+                                        ("fixed_random", 2.0), ("kernel_ogd", None), ("kernel_ogd", 2.0)])
+@pytest.mark.parametrize("family", [RandomCoordinate(12), RandomStump(12), RandomSign(12)],
+                         ids=lambda f: type(f).__name__)
+def test_grid_gives_each_schedule_its_run_alone_and_its_transcription(name, B, family):
+    grid, alone, settings, schedules, fields = _GRIDS[name]
+    if B is not None:  # a projected run: the ball of radius B
+        settings = {**settings, "B": B}
+    data = section6_data(16, 12, seed=8)
+    with np.errstate(over="ignore", invalid="ignore"):
+        runs = grid(data.X, data.y, family, schedules=schedules, **settings)
+        for schedule, run in zip(schedules, runs, strict=True):
+            single = alone(data.X, data.y, family, **settings, **schedule)
+            for field in fields:
+                np.testing.assert_array_equal(getattr(run, field), getattr(single, field), err_msg=field)
+            assert run.budget == single.budget
+            assert getattr(run, "kernel_evaluations", 0) == getattr(single, "kernel_evaluations", 0)
+            if np.isfinite(run.losses).all():
+                reference_settings = {k: v for k, v in settings.items()
+                                      if not (name == "kernel_ogd" and k == "seed")}
+                ref = _TRANSCRIPTIONS[name](data.X, data.y, family, **reference_settings, **schedule)
+                _agrees_with_transcription(name, run, ref)
+    if B is None:
+        assert not np.isfinite(runs[2].losses).all()  # the diverging schedule stayed in the grid
+    else:
+        assert runs[2].projected.any()
+
+
+@pytest.mark.parametrize("name", sorted(_GRIDS))
+def test_grids_draw_and_evaluate_once_for_all_schedules(name):
+    grid, _, settings, schedules, _ = _GRIDS[name]
+    data = section6_data(17, 9, seed=5)
+    CountingKernel.count = CountingKernel.entries = 0
+    with np.errstate(over="ignore", invalid="ignore"):
+        runs = grid(data.X, data.y, CountingKernel(9), schedules=schedules * 3, **settings)
+    # Each run reports what it would spend alone; the grid spent that once.
+    assert len({(run.budget, getattr(run, "kernel_evaluations", 0)) for run in runs}) == 1
+    assert CountingKernel.count == runs[0].budget.psi_evaluations
+    assert CountingKernel.entries == getattr(runs[0], "kernel_evaluations", 0)
+    assert CountingKernel.count + CountingKernel.entries > 0
+
+
+@pytest.mark.parametrize("name", sorted(_GRIDS))
+def test_grid_results_own_their_arrays(name):
+    # A run alone returns arrays no other result holds; so does each run of a grid.
+    grid, _, settings, schedules, _ = _GRIDS[name]
+    data = section6_data(12, 9, seed=5, n_test=4)
+    fam = RandomCoordinate(9)
+    first, second = grid(data.X, data.y, fam, schedules=[schedules[0], schedules[1]], **settings)
+    before = second.predict(data.X_test)
+    for value in vars(first).values():
+        if isinstance(value, np.ndarray):
+            value[...] = 0
+    np.testing.assert_array_equal(second.predict(data.X_test), before)
+    assert np.isfinite(second.losses).all()
+    assert second.labels.any()
+
+
+@pytest.mark.parametrize("name", sorted(_GRIDS))
+@pytest.mark.parametrize(("schedules", "error"), [
+    ({"gamma0": 1.0}, TypeError), ("gamma0", TypeError), ([], ValueError), ([1.0], TypeError),
+    ([{"nonsense": 0.1}], TypeError),
+])
+def test_grids_refuse_bad_schedules_naming_the_argument(name, schedules, error):
+    grid, _, settings, _, _ = _GRIDS[name]
+    data = section6_data(5, 4, seed=0)
+    with pytest.raises(error, match="schedules"):
+        grid(data.X, data.y, RandomCoordinate(4), schedules=schedules, **settings)
+
+
+@pytest.mark.parametrize(("name", "schedules"), [
+    ("doubly_stochastic", [{"gamma0": 1.0}, {"gamma0": -1.0}]),
+    ("doubly_stochastic", [{"gamma0": 2.0, "nu": 0.5}]),
+    ("doubly_stochastic", [{"gamma0": 2.0, "gamma1": math.nan}]),
+    ("fixed_random", [{"eta": 1.0, "gamma0": 1.0}]),
+    ("fixed_random", [{"eta": 1.0, "gamma1": 0.1}]),
+    ("fixed_random", [{"eta": 1.0}, {"gamma0": 0.0}]),
+    ("fixed_random", [{"gamma1": 0.1}]),
+    ("kernel_ogd", [{"eta": 1.0}, {"eta": -2.0}]),
+    ("kernel_ogd", [{"eta": "1"}]),
+])
+def test_grids_check_each_schedule_as_a_run_alone_would(name, schedules):
+    grid, alone, settings, _, _ = _GRIDS[name]
+    data = section6_data(5, 4, seed=0)
+    def runs_alone():
+        for schedule in schedules:
+            alone(data.X, data.y, RandomCoordinate(4), **settings, **schedule)
+
+    with pytest.raises((TypeError, ValueError)) as by_alone:
+        runs_alone()
+    with pytest.raises(by_alone.type) as by_grid:
+        grid(data.X, data.y, RandomCoordinate(4), schedules=schedules, **settings)
+    assert str(by_grid.value) == str(by_alone.value)
 
 
 def test_kernel_ogd_is_deterministic_and_ignores_the_seed():

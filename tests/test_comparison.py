@@ -199,3 +199,22 @@ def test_bad_input_names_the_argument(kwargs, error, name):
     call = {"D": 30, "T": 10, "budget": 500, "seed": 0, "n_test": 3, **kwargs}
     with pytest.raises(error, match=rf"^{name}\b"):
         section6_comparison(call.pop("D"), call.pop("T"), **call)
+
+
+def test_the_oracle_gram_matrix_of_the_exact_losses_is_computed_once_per_data_set(monkeypatch):
+    # Shrinking Gradient's exact losses (the checker's side) read K(X, X) of its training data;
+    # the runs of its step grid and its reported runs share one computation per data set.
+    T, D = 12, 40
+    full_grams = []
+    kernel = RandomCoordinate._kernel
+
+    def counting(self, X, Y):
+        if X.shape[0] == Y.shape[0] == T:
+            full_grams.append(X.copy())
+        return kernel(self, X, Y)
+
+    monkeypatch.setattr(RandomCoordinate, "_kernel", counting)
+    section6_comparison(D, T, budget=600, seed=4, n_test=5, learners=["shrinking_gradient"],
+                        step_grid={"shrinking_gradient": DEFAULT_STEP_GRID["shrinking_gradient"][:4]})
+    assert len(full_grams) == 2  # the tuning run's data and the reported run's
+    assert not np.array_equal(full_grams[0], full_grams[1])

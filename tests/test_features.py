@@ -214,10 +214,10 @@ def _validated_cases():
                           lambda X, W: 0.5 * np.tanh(X @ W.T), dim=D, name="tanh")
     atoms = AtomFeatures(np.array([[0.5, -1.0, 0.25], [1.0, 0.0, -0.5]]), [0.2, 0.3, 0.5])
     cases = [(fam, _points(fam, seed=3)) for fam in [*FAMILIES, custom]]
-    return cases + [(atoms, atoms.support)]
+    return [*cases, (atoms, atoms.support)]
 
 
-@pytest.mark.parametrize("family, X", _validated_cases(), ids=lambda v: type(v).__name__)
+@pytest.mark.parametrize(("family", "X"), _validated_cases(), ids=lambda v: type(v).__name__)
 def test_validated_evaluation_equals_the_checked_one(family, X):
     # The learners' loops call psi_validated / kernel_validated on data checked once: the
     # numbers must be those of psi / kernel bit for bit, or skipping the checks changed results.

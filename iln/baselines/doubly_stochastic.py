@@ -40,6 +40,7 @@ import numpy as np
 from iln import arguments, random_streams
 from iln.baselines.fixed_random import (
     check_online_data,
+    check_schedules,
     feature_matrix,
     step_sizes,
 )
@@ -47,7 +48,8 @@ from iln.budget import Budget
 from iln.features import FeatureFamily
 from iln.online_protocol import OnlineLosses
 
-__all__ = ["DoublyStochasticResult", "check_dsgd_arguments", "doubly_stochastic", "dsgd_budget"]
+__all__ = ["DoublyStochasticResult", "check_dsgd_arguments", "doubly_stochastic", "doubly_stochastic_grid",
+           "dsgd_budget"]
 
 
 def dsgd_budget(T: int, k: int) -> Budget:
@@ -150,6 +152,49 @@ def _draw(family: FeatureFamily, k: int, seed: np.random.SeedSequence, t: int) -
     return family.check_parameters(family.sample(k, random_streams.generator(random_streams.child(seed, t))))
 
 
+def _descend(X: np.ndarray, y: np.ndarray, family: FeatureFamily, k: int, seed: np.random.SeedSequence,
+             schedules: list[tuple[float, float, float]]) -> tuple[DoublyStochasticResult, ...]:
+    """One pass of DSGD at each schedule ``(gamma0, gamma1, nu)``, round by round.
+
+    The features a round draws and its evaluations of ``psi`` do not depend on the steps (the
+    coefficients multiply them, they do not choose them): each round draws and evaluates once,
+    then every schedule takes its step on those values, each in the order a run alone takes
+    it, so its numbers are that run's bit for bit.
+    """
+    T = X.shape[0]
+    steps = [step_sizes(T, gamma0, gamma1) for gamma0, gamma1, _ in schedules]
+    first = _draw(family, k, seed, 1)
+    W = np.empty((T * k, *first.shape[1:]))
+    W[:k] = first
+    coefs = np.zeros((len(schedules), T * k))
+    predictions = np.empty((len(schedules), T))
+    for t in range(T):  # round t + 1
+        past = t * k
+        if t > 0:
+            W[past : past + k] = _draw(family, k, seed, t + 1)
+        # One evaluation of psi on x_t per feature: the (t - 1) k old ones and the k new ones.
+        # X was checked once and each draw when it was made, so no row is checked again here.
+        values = family.psi_validated(X[t : t + 1], W[: past + k])[0]
+        for s, (_, _, nu) in enumerate(schedules):
+            coef = coefs[s]
+            # einsum, not BLAS: a threaded BLAS dot of 10^4 entries per round was measured
+            # 2-3 times slower on a 2-core machine shared with other work.
+            predictions[s, t] = float(np.einsum("i,i->", values[:past], coef[:past])) / k if past else 0.0
+            if nu > 0.0:
+                coef[:past] *= 1.0 - steps[s][t] * nu
+            coef[past : past + k] = -steps[s][t] * (predictions[s, t] - y[t]) * values[past:]
+    evaluations = k * np.arange(1, T + 1, dtype=np.int64)  # round t: t k
+    W = W.reshape((T, k, *W.shape[1:]))
+    # Each result owns its arrays, as a run alone does: a caller may write into one.
+    return tuple(DoublyStochasticResult(
+        coef=coefs[s].reshape(T, k).copy(), W=W if s == 0 else W.copy(), predictions=predictions[s].copy(),
+        losses=0.5 * (predictions[s] - y) ** 2, labels=y if s == 0 else y.copy(), steps=steps[s],
+        psi_evaluations=evaluations if s == 0 else evaluations.copy(),
+        budget=Budget(features_sampled=k * T, psi_evaluations=int(evaluations.sum())),
+        family=family, k=k, gamma0=gamma0, gamma1=gamma1, nu=nu, seed=seed,
+    ) for s, (gamma0, gamma1, nu) in enumerate(schedules))
+
+
 def doubly_stochastic(X, y, family, *, k, seed, gamma0, gamma1=0.0, nu=0.0) -> DoublyStochasticResult:
     """Doubly Stochastic Gradient Descent for the squared loss (Dai et al. 2014, Algorithm 1).
 
@@ -182,6 +227,10 @@ def doubly_stochastic(X, y, family, *, k, seed, gamma0, gamma1=0.0, nu=0.0) -> D
     TypeError, ValueError
         As :func:`check_dsgd_arguments` says.
 
+    See Also
+    --------
+    doubly_stochastic_grid : the same runs at several step schedules, drawing once.
+
     Examples
     --------
     >>> from iln.data import section6_data
@@ -193,33 +242,57 @@ def doubly_stochastic(X, y, family, *, k, seed, gamma0, gamma1=0.0, nu=0.0) -> D
     """
     X, y, family, k, seed, gamma0, gamma1, nu = check_dsgd_arguments(X, y, family, k, seed,
                                                                      gamma0, gamma1, nu)
-    T = X.shape[0]
-    steps = step_sizes(T, gamma0, gamma1)
+    return _descend(X, y, family, k, seed, [(gamma0, gamma1, nu)])[0]
 
-    first = _draw(family, k, seed, 1)
-    W = np.empty((T * k, *first.shape[1:]))
-    W[:k] = first
-    coef = np.zeros(T * k)
-    predictions = np.empty(T)
-    evaluations = np.empty(T, dtype=np.int64)
-    for t in range(T):  # round t + 1
-        x = X[t : t + 1]
-        past = t * k
-        if t > 0:
-            W[past : past + k] = _draw(family, k, seed, t + 1)
-        # One evaluation of psi on x_t per feature: the (t - 1) k old ones and the k new ones.
-        # X was checked once and each draw when it was made, so no row is checked again here.
-        values = family.psi_validated(x, W[: past + k])[0]
-        # einsum, not BLAS: a threaded BLAS dot of 10^4 entries per round was measured
-        # 2-3 times slower on a 2-core machine shared with other work.
-        predictions[t] = float(np.einsum("i,i->", values[:past], coef[:past])) / k if past else 0.0
-        evaluations[t] = past + k
-        if nu > 0.0:
-            coef[:past] *= 1.0 - steps[t] * nu
-        coef[past : past + k] = -steps[t] * (predictions[t] - y[t]) * values[past:]
-    return DoublyStochasticResult(
-        coef=coef.reshape(T, k), W=W.reshape((T, k, *W.shape[1:])), predictions=predictions,
-        losses=0.5 * (predictions - y) ** 2, labels=y, steps=steps, psi_evaluations=evaluations,
-        budget=Budget(features_sampled=k * T, psi_evaluations=int(evaluations.sum())),
-        family=family, k=k, gamma0=gamma0, gamma1=gamma1, nu=nu, seed=seed,
-    )
+
+def doubly_stochastic_grid(X, y, family, *, k, seed, schedules) -> tuple[DoublyStochasticResult, ...]:
+    """:func:`doubly_stochastic` at each step schedule of ``schedules``, on one set of draws.
+
+    A run's features are a function of its seed alone (round t draws from child t), and the
+    evaluations of ``psi`` a round makes do not depend on the coefficients, so the runs of a
+    step-size search share them: drawn and evaluated once, each schedule then costs only its
+    ``T`` scalar products.  Each result equals, bit for bit, the one
+    ``doubly_stochastic(X, y, family, k=k, seed=seed, **schedule)`` returns, including its
+    :attr:`~DoublyStochasticResult.budget`: what the learner would spend run alone.
+
+    Parameters
+    ----------
+    X, y, family, k, seed
+        As in :func:`doubly_stochastic`.
+    schedules : sequence of mapping
+        Each a set of step parameters of :func:`doubly_stochastic`: ``gamma0`` and
+        optionally ``gamma1`` and ``nu``; at least one.
+
+    Returns
+    -------
+    tuple of DoublyStochasticResult
+        One per schedule, in order.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`check_dsgd_arguments` says, for any schedule; a ``TypeError`` for a
+        schedule that is not a mapping or has other keys, a ``ValueError`` for no schedule.
+
+    Examples
+    --------
+    >>> from iln.data import section6_data
+    >>> from iln.features import RandomCoordinate
+    >>> data = section6_data(20, 30, seed=0)
+    >>> family = RandomCoordinate(30)
+    >>> runs = doubly_stochastic_grid(data.X, data.y, family, k=5, seed=1,
+    ...                               schedules=[{"gamma0": 5.0}, {"gamma0": 2.0, "gamma1": 0.1}])
+    >>> alone = doubly_stochastic(data.X, data.y, family, k=5, seed=1, gamma0=2.0, gamma1=0.1)
+    >>> bool((runs[1].predictions == alone.predictions).all())
+    True
+    """
+    schedules = check_schedules(schedules, "schedules", _SCHEDULE_KEYS, frozenset({"gamma0"}))
+    checked = [check_dsgd_arguments(X, y, family, k, seed, s["gamma0"], s.get("gamma1", 0.0),
+                                    s.get("nu", 0.0)) for s in schedules]
+    X, y, family, k, seed = checked[0][:5]
+    return _descend(X, y, family, k, seed, [c[5:] for c in checked])
+
+
+#: the step parameters of :func:`doubly_stochastic`, the keys of a schedule of
+#: :func:`doubly_stochastic_grid`.
+_SCHEDULE_KEYS = frozenset({"gamma0", "gamma1", "nu"})

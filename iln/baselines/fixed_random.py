@@ -36,12 +36,14 @@ Budget (:mod:`iln.budget`): r parameters sampled; the r features are evaluated o
 each of the T training points, ``r * T`` evaluations of ``psi``.
 
 This module also holds the pieces the other baselines share: the validation of
-``(X, y, family)``, the step-size schedule and :func:`feature_matrix`.
+``(X, y, family)``, the step-size schedule, the check of a step-size grid
+(:func:`check_schedules`) and :func:`feature_matrix`.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -57,8 +59,10 @@ __all__ = [
     "FIXED_RANDOM_METHODS",
     "FixedRandomResult",
     "check_online_data",
+    "check_schedules",
     "feature_matrix",
     "fixed_random",
+    "fixed_random_grid",
     "step_sizes",
 ]
 
@@ -137,6 +141,47 @@ def step_sizes(T: int, gamma0: float, gamma1: float = 0.0) -> np.ndarray:
     gamma0 = arguments.positive_real(gamma0, "gamma0")
     gamma1 = arguments.nonnegative_real(gamma1, "gamma1")
     return gamma0 / (1.0 + gamma1 * np.arange(T, dtype=np.float64))
+
+
+def check_schedules(value, name: str, keys: frozenset[str], required: frozenset[str]) -> tuple[dict, ...]:
+    """A non-empty sequence of step schedules, each a mapping of step parameters: the grid of
+    a step-size search run on one set of draws (the ``*_grid`` baselines).
+
+    Parameters
+    ----------
+    value : sequence of mapping
+        The argument.
+    name : str
+        The argument's name, used in error messages.
+    keys : frozenset of str
+        The step parameters a schedule may give.
+    required : frozenset of str
+        Those it must give.
+
+    Returns
+    -------
+    tuple of dict
+        The schedules as dicts, in order; their values are checked by the learner, as a run
+        alone checks them.
+    """
+    for parameter, given in (("keys", keys), ("required", required)):
+        if not isinstance(given, frozenset) or not all(isinstance(k, str) for k in given):
+            raise TypeError(f"{parameter} must be a frozenset of str (step parameters of {name}), "
+                            f"got {given!r}")
+    if not required <= keys:
+        raise ValueError(f"required must be among keys (step parameters of {name}), got "
+                         f"{sorted(required - keys)} outside {sorted(keys)}")
+    if isinstance(value, (Mapping, str)) or not isinstance(value, Sequence):
+        raise TypeError(f"{name} must be a sequence of mappings of step parameters, got {value!r}")
+    if not value:
+        raise ValueError(f"{name} must hold at least one set of step parameters")
+    out = []
+    for i, schedule in enumerate(value):
+        if not isinstance(schedule, Mapping) or set(schedule) - keys or required - set(schedule):
+            raise TypeError(f"{name}[{i}] must be a mapping giving {sorted(required)}, and "
+                            f"otherwise only keys among {sorted(keys)}; got {schedule!r}")
+        out.append(dict(schedule))
+    return tuple(out)
 
 
 def feature_matrix(family: FeatureFamily, X: np.ndarray, W: np.ndarray) -> np.ndarray:
@@ -319,6 +364,10 @@ def fixed_random(X, y, family, *, r, seed, eta=None, gamma0=None, gamma1=0.0, B=
         On invalid input, the message naming the argument; a ``ValueError`` also for a step
         argument that ``method`` does not use, or for both or neither of ``eta`` and ``gamma0``.
 
+    See Also
+    --------
+    fixed_random_grid : the online runs at several steps, on one set of features.
+
     Examples
     --------
     >>> from iln.data import section6_data
@@ -331,9 +380,69 @@ def fixed_random(X, y, family, *, r, seed, eta=None, gamma0=None, gamma1=0.0, B=
     (2,)
     """
     X, y, family = check_online_data(X, y, family)
-    T = X.shape[0]
     r = arguments.length(r, "r", 1)
     seed = random_streams.as_seed_sequence(seed, "seed")
+    schedule = _check_schedule(X.shape[0], method, eta, gamma0, gamma1, B, ridge)
+    return _fit(_features(X, family, r, seed), y, family, r, seed, *schedule)
+
+
+def fixed_random_grid(X, y, family, *, r, seed, schedules, B=None) -> tuple[FixedRandomResult, ...]:
+    """:func:`fixed_random` (``method="online"``) at each step of ``schedules``, on one set of
+    features.
+
+    The r features are a function of the seed alone and their matrix on the points does not
+    depend on the step, so the runs of a step-size search share them: drawn and evaluated
+    once, each step then costs only its ``T`` updates.  Each result equals, bit for bit, the
+    one ``fixed_random(X, y, family, r=r, seed=seed, B=B, **schedule)`` returns, including
+    its :attr:`~FixedRandomResult.budget`: what the learner would spend run alone.
+
+    Parameters
+    ----------
+    X, y, family, r, seed, B
+        As in :func:`fixed_random`.
+    schedules : sequence of mapping
+        Each the step parameters of one run: ``eta``, or ``gamma0`` and optionally
+        ``gamma1``; at least one.
+
+    Returns
+    -------
+    tuple of FixedRandomResult
+        One per schedule, in order.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`fixed_random` says, for any schedule; a ``TypeError`` for a schedule that
+        is not a mapping of step parameters, a ``ValueError`` for no schedule.
+
+    Examples
+    --------
+    >>> from iln.data import section6_data
+    >>> from iln.features import RandomCoordinate
+    >>> data = section6_data(20, 30, seed=0)
+    >>> family = RandomCoordinate(30)
+    >>> runs = fixed_random_grid(data.X, data.y, family, r=50, seed=1,
+    ...                          schedules=[{"eta": 5.0}, {"gamma0": 5.0, "gamma1": 0.1}])
+    >>> alone = fixed_random(data.X, data.y, family, r=50, seed=1, gamma0=5.0, gamma1=0.1)
+    >>> bool((runs[1].predictions == alone.predictions).all())
+    True
+    """
+    schedules = check_schedules(schedules, "schedules", frozenset({"eta", "gamma0", "gamma1"}),
+                                    frozenset())
+    X, y, family = check_online_data(X, y, family)
+    r = arguments.length(r, "r", 1)
+    seed = random_streams.as_seed_sequence(seed, "seed")
+    checked = [_check_schedule(X.shape[0], "online", s.get("eta"), s.get("gamma0"), s.get("gamma1", 0.0),
+                               B, None) for s in schedules]
+    W, Phi = _features(X, family, r, seed)
+    # Each result owns its features and labels, as a run alone does: a caller may write into one.
+    return tuple(_fit((W, Phi) if s == 0 else (W.copy(), Phi), y if s == 0 else y.copy(), family, r, seed,
+                      *schedule) for s, schedule in enumerate(checked))
+
+
+def _check_schedule(T: int, method, eta, gamma0, gamma1, B, ridge) -> tuple:
+    """The step arguments of :func:`fixed_random` checked, and the steps of its T rounds:
+    ``(method, steps, eta, gamma0, gamma1, B, ridge)``."""
     method = arguments.choice(method, "method", FIXED_RANDOM_METHODS)
     gamma1 = arguments.nonnegative_real(gamma1, "gamma1")
     B = arguments.norm_radius(B)
@@ -359,9 +468,22 @@ def fixed_random(X, y, family, *, r, seed, eta=None, gamma0=None, gamma1=0.0, B=
             raise ValueError("gamma1 applies to method='online' only")
         ridge = DEFAULT_RIDGE if ridge is None else arguments.positive_real(ridge, "ridge")
         steps = np.full(T, np.nan)
+    return method, steps, eta, gamma0, gamma1, B, ridge
 
+
+def _features(X: np.ndarray, family: FeatureFamily, r: int, seed: np.random.SeedSequence) -> tuple:
+    """The r features drawn once from ``seed``, and ``phi(x_t) = psi(x_t; W) / sqrt(r)`` for
+    every point: ``(W, Phi)``, what every step of a search shares."""
     W = family.sample(r, random_streams.generator(seed))
     Phi = feature_matrix(family, X, W) / math.sqrt(r)
+    return W, Phi
+
+
+def _fit(features: tuple, y: np.ndarray, family: FeatureFamily, r: int, seed, method, steps, eta,
+         gamma0, gamma1, B, ridge) -> FixedRandomResult:
+    """The learner on the feature matrix of ``features``, by ``method`` at ``steps``."""
+    W, Phi = features
+    T = Phi.shape[0]
     if method == "online":
         theta, predictions, norms, projected = _online(Phi, y, steps, B)
     else:

@@ -29,12 +29,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from iln import arguments, random_streams
-from iln.baselines.fixed_random import check_online_data
+from iln.baselines.fixed_random import check_online_data, check_schedules
 from iln.budget import Budget
 from iln.features import FeatureFamily
 from iln.online_protocol import OnlineLosses
 
-__all__ = ["KernelOGDResult", "kernel_ogd"]
+__all__ = ["KernelOGDResult", "kernel_ogd", "kernel_ogd_grid"]
 
 
 @dataclass(frozen=True)
@@ -123,6 +123,10 @@ def kernel_ogd(X, y, family, *, B, eta, seed=None) -> KernelOGDResult:
     iln.features.NoOracleError
         If the family has no oracle kernel.
 
+    See Also
+    --------
+    kernel_ogd_grid : the same runs at several steps, reading the Gram rows once.
+
     Examples
     --------
     >>> from iln.features import RandomCoordinate
@@ -132,34 +136,93 @@ def kernel_ogd(X, y, family, *, B, eta, seed=None) -> KernelOGDResult:
     """
     X, y, family = check_online_data(X, y, family)
     X = X.copy()  # the predictor's support points: not an alias of the caller's array
-    T = X.shape[0]
     B = arguments.norm_radius(B)
     eta = arguments.positive_real(eta, "eta")
     seed = None if seed is None else random_streams.as_seed_sequence(seed, "seed")
+    return _descend(X, y, family, B, [eta], seed)[0]
 
-    alpha = np.zeros(T)
-    predictions = np.empty(T)
-    norm_sq = 0.0
-    f_norm = np.zeros(T + 1)
-    projected = np.zeros(T, dtype=bool)
+
+def kernel_ogd_grid(X, y, family, *, B, schedules, seed=None) -> tuple[KernelOGDResult, ...]:
+    """:func:`kernel_ogd` at each step of ``schedules``, on one computation of the Gram rows.
+
+    The kernel entries a round reads, ``k(x_t, x_1), ..., k(x_t, x_t)``, do not depend on the
+    step, so the runs of a step-size search share them: computed once, each step then costs
+    only its ``T`` scalar products.  Each result equals, bit for bit, the one
+    ``kernel_ogd(X, y, family, B=B, seed=seed, **schedule)`` returns, including its
+    :attr:`~KernelOGDResult.kernel_evaluations`: what the learner reads run alone.
+
+    Parameters
+    ----------
+    X, y, family, B, seed
+        As in :func:`kernel_ogd`.
+    schedules : sequence of mapping
+        Each ``{"eta": step}``; at least one.
+
+    Returns
+    -------
+    tuple of KernelOGDResult
+        One per schedule, in order.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`kernel_ogd` says, for any schedule; a ``TypeError`` for a schedule that is
+        not a mapping with the one key ``eta``, a ``ValueError`` for no schedule.
+    iln.features.NoOracleError
+        If the family has no oracle kernel.
+
+    Examples
+    --------
+    >>> from iln.features import RandomCoordinate
+    >>> X, y = [[0.5, 0.5], [0.5, -0.5]], [1.0, 0.5]
+    >>> runs = kernel_ogd_grid(X, y, RandomCoordinate(2), B=1.0, schedules=[{"eta": 1.0}, {"eta": 2.0}])
+    >>> [run.f_norm.tolist() for run in runs]  # the larger step reaches the ball's surface
+    [[0.0, 0.5, 0.5590169943749475], [0.0, 1.0, 1.0]]
+    """
+    schedules = check_schedules(schedules, "schedules", frozenset({"eta"}), frozenset({"eta"}))
+    X, y, family = check_online_data(X, y, family)
+    X = X.copy()
+    B = arguments.norm_radius(B)
+    etas = [arguments.positive_real(s["eta"], "eta") for s in schedules]
+    seed = None if seed is None else random_streams.as_seed_sequence(seed, "seed")
+    return _descend(X, y, family, B, etas, seed)
+
+
+def _descend(X: np.ndarray, y: np.ndarray, family: FeatureFamily, B, etas: list[float],
+             seed) -> tuple[KernelOGDResult, ...]:
+    """The rounds of projected kernel OGD at each step of ``etas``, round by round.
+
+    Row t of the Gram matrix up to the diagonal, ``k(x_t, x_1), ..., k(x_t, x_t)``, does not
+    depend on the step: each round reads it once, then every step takes its update on it,
+    each in the order a run alone takes it, so its numbers are that run's bit for bit.
+    """
+    T = X.shape[0]
+    alphas = np.zeros((len(etas), T))
+    all_predictions = np.empty((len(etas), T))
+    norms_sq = [0.0] * len(etas)
+    f_norms = np.zeros((len(etas), T + 1))
+    projections = np.zeros((len(etas), T), dtype=bool)
     evaluations = 0
     for t in range(T):
-        # Row t of the Gram matrix up to the diagonal: k(x_t, x_1), ..., k(x_t, x_t).
         # X was checked once (check_online_data), so the rows are not checked again each round.
         row = family.kernel_validated(X[t : t + 1], X[: t + 1])[0]
         evaluations += t + 1
-        predictions[t] = float(row[:t] @ alpha[:t])
-        a = -eta * (predictions[t] - y[t])
-        alpha[t] = a
-        norm_sq = max(norm_sq + 2.0 * a * predictions[t] + a * a * row[t], 0.0)
-        if B is not None and norm_sq > B * B:
-            alpha[: t + 1] *= B / math.sqrt(norm_sq)
-            norm_sq = B * B
-            projected[t] = True
-        f_norm[t + 1] = math.sqrt(norm_sq)
-    return KernelOGDResult(
-        alpha=alpha, X=X, predictions=predictions, losses=0.5 * (predictions - y) ** 2,
-        labels=y, f_norm=f_norm, projected=projected, kernel_evaluations=evaluations,
-        budget=Budget(features_sampled=0, psi_evaluations=0), family=family, B=B, eta=eta,
-        seed=seed,
-    )
+        for s, eta in enumerate(etas):
+            alpha, predictions, norm_sq = alphas[s], all_predictions[s], norms_sq[s]
+            predictions[t] = float(row[:t] @ alpha[:t])
+            a = -eta * (predictions[t] - y[t])
+            alpha[t] = a
+            norm_sq = max(norm_sq + 2.0 * a * predictions[t] + a * a * row[t], 0.0)
+            if B is not None and norm_sq > B * B:
+                alpha[: t + 1] *= B / math.sqrt(norm_sq)
+                norm_sq = B * B
+                projections[s, t] = True
+            norms_sq[s] = norm_sq
+            f_norms[s, t + 1] = math.sqrt(norm_sq)
+    # Each result owns its arrays, as a run alone does: a caller may write into one.
+    return tuple(KernelOGDResult(
+        alpha=alphas[s].copy(), X=X if s == 0 else X.copy(), predictions=all_predictions[s].copy(),
+        losses=0.5 * (all_predictions[s] - y) ** 2, labels=y if s == 0 else y.copy(),
+        f_norm=f_norms[s].copy(), projected=projections[s].copy(), kernel_evaluations=evaluations,
+        budget=Budget(features_sampled=0, psi_evaluations=0), family=family, B=B, eta=eta, seed=seed,
+    ) for s, eta in enumerate(etas))

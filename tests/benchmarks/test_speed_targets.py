@@ -5,6 +5,8 @@ not a slow implementation).
   1e6 psi evaluations): "well under a second".
 - The Section 6 comparison at paper size with its step sizes tuned (D = 600, T = 200, budget
   2e6): "under a minute on 2 cores".
+- DSGD's step-size search of the Section 6 comparison (its default grid at the Section 6
+  size), each schedule run alone or all on one set of draws (``doubly_stochastic_grid``).
 - The code fingerprints of the whole catalog (what ``iln-verify run`` computes before reusing
   any stored trial): about a second.
 
@@ -17,8 +19,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from iln.baselines import doubly_stochastic
-from iln.comparison import section6_comparison
+from iln.baselines import doubly_stochastic, doubly_stochastic_grid
+from iln.comparison import DEFAULT_STEP_GRID, section6_comparison
 from iln.data import section6_data
 from iln.features import RandomCoordinate
 from verification import catalog, fingerprint
@@ -31,6 +33,22 @@ def test_dsgd_at_the_section6_size(benchmark):
     fam = RandomCoordinate(800)
     res = benchmark(doubly_stochastic, data.X, data.y, fam, k=50, seed=0, gamma0=10.0)
     assert res.budget.psi_evaluations == 50 * 200 * 201 // 2
+
+
+@pytest.mark.parametrize("shared", [False, True], ids=["runs_alone", "one_set_of_draws"])
+def test_dsgd_step_search_of_section6(benchmark, shared):
+    data = section6_data(200, 800, seed=0)
+    fam = RandomCoordinate(800)
+    grid = DEFAULT_STEP_GRID["doubly_stochastic"]
+
+    def search():
+        if shared:
+            return doubly_stochastic_grid(data.X, data.y, fam, k=50, seed=0, schedules=grid)
+        return [doubly_stochastic(data.X, data.y, fam, k=50, seed=0, **steps) for steps in grid]
+
+    with np.errstate(over="ignore", invalid="ignore"):  # the grid's largest steps diverge
+        runs = benchmark.pedantic(search, rounds=3, iterations=1)
+    assert len(runs) == len(grid)
 
 
 @pytest.mark.slow

@@ -407,8 +407,8 @@ _CATALOG = (
         description="DSGD ignores its decay and runs every schedule at the constant step gamma0.",
         breaks="Dai et al.'s step gamma_t = gamma0 / (1 + gamma1 (t - 1)), the schedules the "
                "ICML Section 6 comparison explores for every method.",
-        edits=(CodeEdit("iln.baselines.doubly_stochastic", "doubly_stochastic",
-                        "steps = step_sizes(T, gamma0, gamma1)", "steps = step_sizes(T, gamma0, 0.0)"),),
+        edits=(CodeEdit("iln.baselines.doubly_stochastic", "_descend",
+                        "step_sizes(T, gamma0, gamma1) for", "step_sizes(T, gamma0, 0.0) for"),),
         probe=functools.partial(_baseline_probe, "doubly_stochastic"),
         check_added="iln.sec6.baselines, which replays every round of DSGD and Fixed-Random from "
                     "the Section 6 description: the only earlier claim that runs DSGD, "
@@ -422,11 +422,11 @@ _CATALOG = (
                     "set shared by all points.",
         breaks="ICML Section 6: Fixed-Random samples its features once and uses them for every "
                "point (Rahimi & Recht's random features).",
-        edits=(CodeEdit("iln.baselines.fixed_random", "fixed_random",
+        edits=(CodeEdit("iln.baselines.fixed_random", "_features",
                         "Phi = feature_matrix(family, X, W) / math.sqrt(r)",
                         "Phi = np.vstack([feature_matrix(family, X[j : j + 1], family.sample("
                         "r, random_streams.generator(random_streams.child(seed, 1, j)))) "
-                        "for j in range(T)]) / math.sqrt(r)"),),
+                        "for j in range(X.shape[0])]) / math.sqrt(r)"),),
         probe=functools.partial(_baseline_probe, "fixed_random"),
     ),
 )
