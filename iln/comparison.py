@@ -37,8 +37,9 @@ also try the decaying schedules ``gamma0 / (1 + gamma1 (t - 1))``, ``gamma1`` in
 the target here is the risk, not Dai et al.'s regularised objective (ICML Section 4).
 The runs of a learner's grid share what does not depend on the step: the baselines' features
 (or Gram rows) and their evaluations on the points, drawn and computed once
-(``*_grid`` in :mod:`iln.baselines`), and the oracle Gram matrix of Shrinking Gradient's
-exact losses; each run's numbers are those of a run alone, bit for bit.  Algorithm 1's
+(``*_grid`` in :mod:`iln.baselines`) and at the held-out points (``features`` and
+``predict_from_features`` of their results), and the oracle Gram matrix of Shrinking
+Gradient's exact losses; each run's numbers are those of a run alone, bit for bit.  Algorithm 1's
 own draws depend on its step (Algorithm 2 samples from the current ``alpha``).
 
 Test points are predicted as a user of each learner would, at a counted test-time budget
@@ -372,7 +373,8 @@ def _runs(name, data_X, data_y, family, size, schedules, B, seed, estimator_meth
     (:func:`~iln.baselines.kernel_ogd.kernel_ogd_grid`), Fixed-Random's feature matrix
     (:func:`~iln.baselines.fixed_random.fixed_random_grid`), Shrinking Gradient's oracle
     Gram matrix for its exact losses (the checker's side); each result is the one a run
-    alone gives, bit for bit.  Algorithm 1's own draws depend on its step."""
+    alone gives, bit for bit.  Algorithm 1's own draws depend on its step.  The baselines'
+    runs also share their features at new points (:func:`_predictions`)."""
     results: Sequence
     if name == "doubly_stochastic":
         results = doubly_stochastic_grid(data_X, data_y, family, k=size["k"], seed=seed, schedules=schedules)
@@ -416,6 +418,15 @@ def _predict(name, result, X, size, seed) -> np.ndarray:
             return np.full(X.shape[0], math.inf)
         return result.predict(X, seed=seed, m=size["m"])
     return result.predict(X)
+
+
+def _predictions(name, results, X, size, seed) -> list[np.ndarray]:
+    """:func:`_predict` for each run of one step search (one :func:`_runs` call): a baseline's
+    runs share their features (or support points), evaluated on ``X`` once."""
+    if name == "shrinking_gradient":
+        return [_predict(name, result, X, size, seed) for result in results]
+    features = results[0].features(X)
+    return [result.predict_from_features(features) for result in results]
 
 
 def _average(losses) -> float:
@@ -534,12 +545,10 @@ def section6_comparison(D: int = 600, T: int = 200, *, budget, seed, n_test: int
             with np.errstate(over="ignore", invalid="ignore"):
                 tried = _runs(name, tuning_data.X, tuning_data.y, family, size, grids[name], B,
                               random_streams.child(seed, 3, j), estimator_method)
-                scores = []
-                for candidate, (result, losses) in zip(grids[name], tried, strict=True):
-                    predicted = _predict(name, result, tuning_data.X_test, size,
+                predicted = _predictions(name, [result for result, _ in tried], tuning_data.X_test, size,
                                          random_streams.child(seed, 5, j))
-                    scores.append((dict(candidate), _average(losses),
-                                   _average(0.5 * (predicted - tuning_data.y_test) ** 2)))
+                scores = [(dict(candidate), _average(losses), _average(0.5 * (p - tuning_data.y_test) ** 2))
+                          for candidate, (_, losses), p in zip(grids[name], tried, predicted, strict=True)]
             tuning = tuple(scores)
             # Tuned per loss: each loss is reported for the steps best on that loss.
             online_steps = min(scores, key=lambda item: item[1])[0]

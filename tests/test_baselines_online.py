@@ -501,6 +501,31 @@ def test_grid_results_own_their_arrays(name):
 
 
 @pytest.mark.parametrize("name", sorted(_GRIDS))
+def test_a_grid_predicts_from_features_evaluated_once_what_each_run_predicts(name):
+    grid, _, settings, schedules, _ = _GRIDS[name]
+    data = section6_data(12, 9, seed=5, n_test=6)
+    fam = RandomStump(9)
+    runs = grid(data.X, data.y, fam, schedules=[schedules[0], schedules[1], schedules[3]], **settings)
+    shared = runs[0].features(data.X_test)
+    for run in runs:
+        np.testing.assert_array_equal(run.predict_from_features(shared), run.predict(data.X_test))
+    assert not np.array_equal(runs[0].predict(data.X_test), runs[1].predict(data.X_test))
+
+
+@pytest.mark.parametrize("name", sorted(_GRIDS))
+@pytest.mark.parametrize("bad", ["columns", "vector", "nan"])
+def test_predict_from_features_refuses_features_naming_them(name, bad):
+    grid, _, settings, schedules, _ = _GRIDS[name]
+    data = section6_data(8, 9, seed=5, n_test=3)
+    run = grid(data.X, data.y, RandomCoordinate(9), schedules=schedules[:1], **settings)[0]
+    features = run.features(data.X_test)
+    features = {"columns": features[:, :-1], "vector": features[0],
+                "nan": np.where(features == features.max(), np.nan, features)}[bad]
+    with pytest.raises(ValueError, match="features"):
+        run.predict_from_features(features)
+
+
+@pytest.mark.parametrize("name", sorted(_GRIDS))
 @pytest.mark.parametrize(("schedules", "error"), [
     ({"gamma0": 1.0}, TypeError), ("gamma0", TypeError), ([], ValueError), ([1.0], TypeError),
     ([{"nonsense": 0.1}], TypeError),

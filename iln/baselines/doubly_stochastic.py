@@ -39,6 +39,7 @@ import numpy as np
 
 from iln import arguments, random_streams
 from iln.baselines.fixed_random import (
+    check_features,
     check_online_data,
     check_schedules,
     feature_matrix,
@@ -115,9 +116,20 @@ class DoublyStochasticResult(OnlineLosses):
         Evaluates all ``k T`` features on each new point: test-time work, not part of
         :attr:`budget`.
         """
+        return self.predict_from_features(self.features(X_new))
+
+    def features(self, X_new) -> np.ndarray:
+        """``psi(x; w_{ij})`` for each new point and each of the ``k T`` features, shape
+        ``(n, k T)`` (point i's features in columns ``i k, ..., (i + 1) k - 1``): what
+        :meth:`predict` evaluates, the same for every run of one
+        :func:`doubly_stochastic_grid` call."""
         X_new = self.family.check_inputs(X_new, "X_new")
-        flat = self.W.reshape(-1, self.W.shape[-1])
-        return feature_matrix(self.family, X_new, flat) @ self.coef.ravel() / self.k
+        return feature_matrix(self.family, X_new, self.W.reshape(-1, self.W.shape[-1]))
+
+    def predict_from_features(self, features) -> np.ndarray:
+        """:meth:`predict` from the :meth:`features` of the new points (computed once for the
+        runs of a step search, which share their features)."""
+        return check_features(features, self.coef.size) @ self.coef.ravel() / self.k
 
 
 def check_dsgd_arguments(X, y, family, k, seed, gamma0, gamma1, nu) -> tuple:

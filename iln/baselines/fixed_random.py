@@ -37,7 +37,8 @@ each of the T training points, ``r * T`` evaluations of ``psi``.
 
 This module also holds the pieces the other baselines share: the validation of
 ``(X, y, family)``, the step-size schedule, the check of a step-size grid
-(:func:`check_schedules`) and :func:`feature_matrix`.
+(:func:`check_schedules`), of the features of new points (:func:`check_features`) and
+:func:`feature_matrix`.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ __all__ = [
     "DEFAULT_RIDGE",
     "FIXED_RANDOM_METHODS",
     "FixedRandomResult",
+    "check_features",
     "check_online_data",
     "check_schedules",
     "feature_matrix",
@@ -184,6 +186,24 @@ def check_schedules(value, name: str, keys: frozenset[str], required: frozenset[
     return tuple(out)
 
 
+def check_features(features, columns: int) -> np.ndarray:
+    """The features of new points given to a baseline's ``predict_from_features``: a finite
+    float matrix with one column per feature (or support point) of the trained learner.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Naming ``features``.
+    """
+    # Not copied: the same matrix serves every run of a step search, and a copy could change
+    # its memory order, hence the last bits of the products.
+    features = arguments.real_array(features, "features", copy=False)
+    if features.ndim != 2 or features.shape[1] != columns:
+        raise ValueError(f"features must have {columns} columns, one per feature of the trained "
+                         f"learner (its features(X_new)), got shape {features.shape}")
+    return features
+
+
 def feature_matrix(family: FeatureFamily, X: np.ndarray, W: np.ndarray) -> np.ndarray:
     """All pairs ``out[j, l] = psi(X[j]; W[l])``: the family's own ``psi``, whose memory is
     bounded whatever ``len(X) * len(W)`` is (:meth:`iln.features.FeatureFamily.psi`).
@@ -267,7 +287,8 @@ class FixedRandomResult(OnlineLosses):
 
 
     def features(self, X_new) -> np.ndarray:
-        """``phi(x) = psi(x; W) / sqrt(r)`` for each row, shape ``(n, r)``."""
+        """``phi(x) = psi(x; W) / sqrt(r)`` for each row, shape ``(n, r)``: the same for every
+        run of one :func:`fixed_random_grid` call."""
         X_new = self.family.check_inputs(X_new, "X_new")
         return feature_matrix(self.family, X_new, self.W) / math.sqrt(self.r)
 
@@ -278,7 +299,12 @@ class FixedRandomResult(OnlineLosses):
         ("evaluate these on all the train and test points"); these ``r * n``
         evaluations are test-time work, not part of :attr:`budget`.
         """
-        return self.features(X_new) @ self.theta
+        return self.predict_from_features(self.features(X_new))
+
+    def predict_from_features(self, features) -> np.ndarray:
+        """:meth:`predict` from the :meth:`features` of the new points (computed once for the
+        runs of a step search, which share their features)."""
+        return check_features(features, self.r) @ self.theta
 
 
 def _online(Phi, y, steps, B):

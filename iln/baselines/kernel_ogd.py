@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from iln import arguments, random_streams
-from iln.baselines.fixed_random import check_online_data, check_schedules
+from iln.baselines.fixed_random import check_features, check_online_data, check_schedules
 from iln.budget import Budget
 from iln.features import FeatureFamily
 from iln.online_protocol import OnlineLosses
@@ -86,8 +86,19 @@ class KernelOGDResult(OnlineLosses):
 
     def predict(self, X_new) -> np.ndarray:
         """``<f_{T+1}, Phi(x)> = sum_i alpha_i k(x_i, x)`` with the oracle kernel."""
+        return self.predict_from_features(self.features(X_new))
+
+    def features(self, X_new) -> np.ndarray:
+        """``k(x, x_i)`` for each new point and each support point, shape ``(n, T)``: what
+        :meth:`predict` reads from the oracle, the same for every run of one
+        :func:`kernel_ogd_grid` call."""
         X_new = self.family.check_inputs(X_new, "X_new")
-        return self.family.kernel(X_new, self.X) @ self.alpha
+        return self.family.kernel(X_new, self.X)
+
+    def predict_from_features(self, features) -> np.ndarray:
+        """:meth:`predict` from the :meth:`features` of the new points (computed once for the
+        runs of a step search, which share their support points)."""
+        return check_features(features, self.alpha.size) @ self.alpha
 
 
 def kernel_ogd(X, y, family, *, B, eta, seed=None) -> KernelOGDResult:
