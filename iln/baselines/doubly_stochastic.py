@@ -252,9 +252,8 @@ def doubly_stochastic(X, y, family, *, k, seed, gamma0, gamma1=0.0, nu=0.0) -> D
     >>> res.budget == dsgd_budget(20, 5)
     True
     """
-    X, y, family, k, seed, gamma0, gamma1, nu = check_dsgd_arguments(X, y, family, k, seed,
-                                                                     gamma0, gamma1, nu)
-    return _descend(X, y, family, k, seed, [(gamma0, gamma1, nu)])[0]
+    return doubly_stochastic_grid(X, y, family, k=k, seed=seed,
+                                  schedules=[{"gamma0": gamma0, "gamma1": gamma1, "nu": nu}])[0]
 
 
 def doubly_stochastic_grid(X, y, family, *, k, seed, schedules) -> tuple[DoublyStochasticResult, ...]:

@@ -145,12 +145,7 @@ def kernel_ogd(X, y, family, *, B, eta, seed=None) -> KernelOGDResult:
     >>> res.predictions.tolist(), res.alpha.tolist()
     ([0.0, 0.0], [1.0, 0.5])
     """
-    X, y, family = check_online_data(X, y, family)
-    X = X.copy()  # the predictor's support points: not an alias of the caller's array
-    B = arguments.norm_radius(B)
-    eta = arguments.positive_real(eta, "eta")
-    seed = None if seed is None else random_streams.as_seed_sequence(seed, "seed")
-    return _descend(X, y, family, B, [eta], seed)[0]
+    return kernel_ogd_grid(X, y, family, B=B, schedules=[{"eta": eta}], seed=seed)[0]
 
 
 def kernel_ogd_grid(X, y, family, *, B, schedules, seed=None) -> tuple[KernelOGDResult, ...]:
@@ -192,7 +187,7 @@ def kernel_ogd_grid(X, y, family, *, B, schedules, seed=None) -> tuple[KernelOGD
     """
     schedules = check_schedules(schedules, "schedules", frozenset({"eta"}), frozenset({"eta"}))
     X, y, family = check_online_data(X, y, family)
-    X = X.copy()
+    X = X.copy()  # the predictor's support points: not an alias of the caller's array
     B = arguments.norm_radius(B)
     etas = [arguments.positive_real(s["eta"], "eta") for s in schedules]
     seed = None if seed is None else random_streams.as_seed_sequence(seed, "seed")
