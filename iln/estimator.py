@@ -29,7 +29,7 @@ import operator
 
 import numpy as np
 
-from iln import arguments, numba_sampling, random_streams
+from iln import arguments, numba_sampling, random_streams, seed_sequence
 from iln.features import check_family, check_features
 
 __all__ = [
@@ -198,13 +198,16 @@ def _fast(alpha, X, x, m, family, seed, mode=numba_sampling.MODE_PRODUCTS):
     support = np.flatnonzero(alpha)
     if support.size == 0:
         return 0.0
-    a = alpha[support]
+    # A run of rows, as Algorithm 1's past usually is, is read as a view: no copy of t rows per call.
+    rows = slice(support[0], support[-1] + 1) if support[-1] - support[0] + 1 == support.size else support
+    a = alpha[rows]
     norm1 = np.abs(a).sum()
-    counts = random_streams.generator(random_streams.child(seed, 0)).multinomial(m, np.abs(a) / norm1)
-    key = random_streams.stream_key(random_streams.child(seed, 1))
+    # The seeds of children 0 and 1, hashed without building them (same numbers).
+    counts = seed_sequence.child_generator(seed, 0).multinomial(m, np.abs(a) / norm1)
+    key = seed_sequence.child_key(seed, 1)
     kernel = numba_sampling.sum_products if m >= numba_sampling.PARALLEL_MIN else numba_sampling.sum_products_serial
     total = kernel(
-        np.ascontiguousarray(X[support]), x, counts.astype(np.int64), np.sign(a), key,
+        np.ascontiguousarray(X[rows]), x, counts.astype(np.int64), np.sign(a), key,
         family.kind, family.numba_params(), mode,
     )
     return float(norm1 / m * total)

@@ -37,7 +37,7 @@ def test_smoke_flags_an_estimator_that_indexes_the_inputs_by_position_in_the_sup
     # The compiled Algorithm 2 drops the zeros of alpha and then reads x_1, ..., x_s instead
     # of the inputs of the s non-zero coefficients: right whenever alpha has no zero, which
     # only the zero_coefficient instance has.
-    edit = CodeEdit("iln.estimator", "_fast", "np.ascontiguousarray(X[support]), x,",
+    edit = CodeEdit("iln.estimator", "_fast", "np.ascontiguousarray(X[rows]), x,",
                     "np.ascontiguousarray(X[: support.size]), x,")
     verdict = smoke_verdict("iln.alg2.unbiased", edits=(edit,))
     assert verdict.verdict == "violated", verdict.details

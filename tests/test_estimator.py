@@ -206,3 +206,19 @@ def test_serial_and_parallel_kernels_give_the_same_numbers():
     args = (X, x, counts, np.sign(alpha), np.uint64(99), family.kind, family.numba_params(),
             numba_sampling.MODE_PRODUCTS)
     assert numba_sampling.sum_products(*args) == numba_sampling.sum_products_serial(*args)
+
+
+@pytest.mark.parametrize("zero_at", [0, 2, 4])
+def test_fast_reads_the_support_as_a_run_or_by_index_with_the_same_numbers(zero_at):
+    # The support of alpha is read as a view when it is a run of rows (a zero at either end)
+    # and by index otherwise (a zero inside): either way the estimate is that of alpha without
+    # its zero on the rows that remain, with the same seed.
+    family = RandomCoordinate(D)
+    rng = np.random.default_rng(3)
+    X = rng.uniform(-1, 1, (5, D)) / np.sqrt(D)
+    alpha = rng.normal(size=5)
+    alpha[zero_at] = 0.0
+    kept = np.flatnonzero(alpha)
+    for m in (7, numba_sampling.PARALLEL_MIN + 1):
+        assert (estimate_scalar_product(alpha, X, X[1], m, family, seed=11)
+                == estimate_scalar_product(alpha[kept], X[kept], X[1], m, family, seed=11))

@@ -7,6 +7,10 @@ not a slow implementation).
   2e6): "under a minute on 2 cores".
 - DSGD's step-size search of the Section 6 comparison (its default grid at the Section 6
   size), each schedule run alone or all on one set of draws (``doubly_stochastic_grid``).
+- Seeding the two streams of one Algorithm 2 call (the multinomial's generator and the
+  sampler's key) from numpy's children of its seed or from their hash
+  (:mod:`iln.seed_sequence`): in the Section 6 comparison's small calls, seeding cost more
+  than sampling.
 - The code fingerprints of the whole catalog (what ``iln-verify run`` computes before reusing
   any stored trial): about a second.
 
@@ -23,6 +27,8 @@ from iln.baselines import doubly_stochastic, doubly_stochastic_grid
 from iln.comparison import DEFAULT_STEP_GRID, section6_comparison
 from iln.data import section6_data
 from iln.features import RandomCoordinate
+from iln.random_streams import child, generator, stream_key
+from iln.seed_sequence import child_generator, child_key
 from verification import catalog, fingerprint
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,6 +62,21 @@ def test_section6_comparison_at_paper_size_tuned(benchmark):
     res = benchmark.pedantic(section6_comparison, args=(600, 200), kwargs={"budget": 2_000_000, "seed": 0},
                              rounds=1, iterations=1)
     assert len(res.outcomes) == 4
+
+
+@pytest.mark.parametrize("hashed", [False, True], ids=["numpy_children", "hashed_children"])
+def test_seeding_one_algorithm2_call(benchmark, hashed):
+    seed = child(np.random.SeedSequence(2**127 + 5), 11, 3, 150)  # a round's seed in Algorithm 1
+    p = np.full(150, 1 / 150)
+
+    def seeds():
+        if hashed:
+            return child_generator(seed, 0).multinomial(1000, p), child_key(seed, 1)
+        return generator(child(seed, 0)).multinomial(1000, p), stream_key(child(seed, 1))
+
+    counts, key = benchmark(seeds)
+    assert counts.sum() == 1000
+    assert key == stream_key(child(seed, 1))
 
 
 def test_fingerprints_of_the_whole_catalog(benchmark):

@@ -302,7 +302,7 @@ _CATALOG = (
                     "the call's seed: every call reuses the same parameters w.",
         breaks="Algorithm 2's fresh, independent draws w_k ~ mu (both versions), on which the "
                "Hoeffding tail (ICML Lemma 4 / arXiv Lemma 3) and Lemma 5's independence rest.",
-        edits=(CodeEdit(_EST, "_fast", "key = random_streams.stream_key(random_streams.child(seed, 1))",
+        edits=(CodeEdit(_EST, "_fast", "key = seed_sequence.child_key(seed, 1)",
                         "key = random_streams.stream_key(np.random.SeedSequence(1))"),),
         probe=functools.partial(_estimator_probe, "coordinate", "fast"),
     ),
