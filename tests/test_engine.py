@@ -9,7 +9,9 @@ import sys
 import time
 
 import pytest
+from threadpoolctl import threadpool_limits
 
+from iln.random_streams import child
 from verification import catalog, cli, incremental, runner
 from verification.store import Store
 from verification.verdicts import OUTCOMES
@@ -108,6 +110,50 @@ def test_dask_cluster_gives_the_same_verdicts(tmp_path):
                       for db in (a, b))
             assert ra
             assert {i: r.record for i, r in ra.items()} == {i: r.record for i, r in rb.items()}
+
+
+def _stored_records(path, claim_id, config, seed, profile):
+    with Store(path) as db:
+        key = incremental.stored_trial_key(db, claim_id, runner.trials_key(config), seed, profile)
+        return {i: r.record for i, r in db.existing_trials(seed, profile, claim_id, key).items()}
+
+
+#: a claim whose quick trials fit least squares large enough for OpenBLAS to split a reduction
+#: over its threads: their records differ in the last bits between one and two threads.
+THREADED = "iln.sec6.baselines"
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_trials_run_on_one_blas_thread_in_the_run_and_in_its_workers(tmp_path, jobs):
+    claim = catalog.get(THREADED)
+    config = {**claim.config("quick"), "n_trials": 2}
+    with threadpool_limits(limits=1):
+        expected = {i: claim.trial(config, child(runner.claim_seed(4, THREADED), i)) for i in range(2)}
+    # The run's own process (jobs=1) and its workers (jobs=2) start with the machine's BLAS threads.
+    runner.run([THREADED], profile="quick", seed=4, jobs=jobs, store=tmp_path / "s.sqlite", quiet=True,
+               configs={THREADED: config})
+    stored = _stored_records(tmp_path / "s.sqlite", THREADED, config, 4, "quick")
+    assert json.dumps(stored, sort_keys=True) == json.dumps(expected, sort_keys=True)
+
+
+@pytest.mark.system
+def test_dask_workers_run_trials_on_one_blas_thread(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    import dask
+    claim = catalog.get(THREADED)
+    config = {**claim.config("quick"), "n_trials": 2}
+    with threadpool_limits(limits=1):
+        expected = {i: claim.trial(config, child(runner.claim_seed(4, THREADED), i)) for i in range(2)}
+    # Dask's nannies start workers on one BLAS thread by default; a cluster configured
+    # otherwise (here: the machine's default) must not change the numbers.
+    environ = {"MALLOC_TRIM_THRESHOLD_": 65536}
+    with (dask.config.set({"distributed.nanny.pre-spawn-environ": environ}),
+          distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                   dashboard_address=None) as cluster):
+        runner.run([THREADED], profile="quick", seed=4, scheduler=cluster.scheduler_address,
+                   store=tmp_path / "s.sqlite", quiet=True, configs={THREADED: config})
+    stored = _stored_records(tmp_path / "s.sqlite", THREADED, config, 4, "quick")
+    assert json.dumps(stored, sort_keys=True) == json.dumps(expected, sort_keys=True)
 
 
 def _trial_count(path):

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Protocol
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from iln.random_streams import child
 from verification import catalog, incremental, reach, rules
@@ -268,12 +269,36 @@ def _check_planting(defect: object) -> None:
                         f"example verification.selftest.defects.get(name)), got {defect!r}")
 
 
+def _one_library_thread() -> threadpool_limits:
+    """BLAS and OpenMP on one thread in this process (a context manager that restores them,
+    or, called alone, for the rest of the process).
+
+    A BLAS call splits a long reduction over its threads, and the parts' sums round in another
+    order, so a trial's last bits would depend on the machine's cores: the least-squares weights
+    of ``iln.sec6.baselines``' quick trials differ by about 3e-15 between one and two OpenBLAS
+    threads.  On one thread they are the same on every machine; the parallelism is the workers'.
+    """
+    return threadpool_limits(limits=1)
+
+
+def _on_one_library_thread(function: Callable, *args):
+    """``function(*args)`` on a Dask worker, its BLAS and OpenMP on one thread.
+
+    The limit is not restored afterwards: tasks of one worker run on several threads at once,
+    and one task's restoring would lift it under another.
+    """
+    _one_library_thread()
+    return function(*args)
+
+
 def _worker_init(defect: Planting | None = None) -> None:
     # Each worker process is one unit of parallelism: numba threads inside it would
-    # oversubscribe the cores (the numbers do not depend on the thread count).
+    # oversubscribe the cores (the numbers do not depend on the thread count); BLAS and
+    # OpenMP threads would too, and their numbers do.
     import numba
 
     numba.set_num_threads(1)
+    _one_library_thread()
     if defect is not None:
         # A self-test run (verification.selftest): the worker dies with the pool, so the
         # defect is never removed.
@@ -350,11 +375,12 @@ def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect:
                 plugin = PlantingPlugin(defect)
                 client.register_plugin(plugin, name=plugin.name)
             try:
-                futures = {client.submit(function, *task, pure=False): task for task in tasks}
+                futures = {client.submit(_on_one_library_thread, function, *task, pure=False): task
+                           for task in tasks}
                 pending = as_completed(list(futures))
                 for future in pending:
                     for task in on_done(futures.pop(future), future.result()) or ():
-                        added = client.submit(function, *task, pure=False)
+                        added = client.submit(_on_one_library_thread, function, *task, pure=False)
                         futures[added] = task
                         pending.add(added)
             finally:
@@ -501,7 +527,8 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
     started = _dt.datetime.now(_dt.UTC)
     clock = time.perf_counter()
     Path(store).parent.mkdir(parents=True, exist_ok=True)
-    with Store(store, created_by=versions()["iln-verify"]) as db, db.run_lock(), _planted(defect):
+    with (Store(store, created_by=versions()["iln-verify"]) as db, db.run_lock(), _planted(defect),
+          _one_library_thread()):
         meta = {"seed": seed, "profile": profile, "versions": versions(), "git_revision": git_revision(),
                 "started": started.isoformat(timespec="seconds"), "jobs": jobs, "scheduler": scheduler,
                 "alpha": alpha, "claims": claim_ids, **({"defect": defect_name} if defect_name else {}),
