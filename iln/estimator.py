@@ -198,6 +198,9 @@ def _fast(alpha, X, x, m, family, seed, mode=numba_sampling.MODE_PRODUCTS):
     support = np.flatnonzero(alpha)
     if support.size == 0:
         return 0.0
+    if support[-1] >= X.shape[0]:
+        # The compiled kernel does not check its bounds: a short X would be read past its end.
+        raise ValueError(f"X must have a row for every coefficient of alpha ({alpha.shape[0]}), got {X.shape[0]}")
     # A run of rows, as Algorithm 1's past usually is, is read as a view: no copy of t rows per call.
     rows = slice(support[0], support[-1] + 1) if support[-1] - support[0] + 1 == support.size else support
     a = alpha[rows]

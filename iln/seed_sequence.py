@@ -23,6 +23,8 @@ True
 
 from __future__ import annotations
 
+import operator
+
 import numba as nb
 import numpy as np
 from numpy.random.bit_generator import ISeedSequence
@@ -92,6 +94,8 @@ def _generate(pool, n_words):
 
 def _words(value) -> list[int]:
     """numpy's ``_coerce_to_uint32_array`` of a non-negative int or a sequence of them."""
+    if isinstance(value, str):  # numpy parses a string as a number: no seed of the project is one
+        raise TypeError(f"entropy words must be ints, got the string {value!r}")
     if isinstance(value, (int, np.integer)):
         value = int(value)
         if value < 0:
@@ -151,11 +155,12 @@ class Child(ISeedSequence):
         -------
         numpy.ndarray
         """
+        n_words = operator.index(n_words)
         dtype = np.dtype(dtype)
         if dtype == np.uint32:
-            return _generate(self.pool, int(n_words))
+            return _generate(self.pool, n_words)
         if dtype == np.uint64:
-            return _generate(self.pool, 2 * int(n_words)).astype("<u4").view("<u8").astype(np.uint64)
+            return _generate(self.pool, 2 * n_words).astype("<u4").view("<u8").astype(np.uint64)
         raise ValueError(f"dtype must be numpy.uint32 or numpy.uint64, got {dtype}")
 
 

@@ -222,3 +222,11 @@ def test_fast_reads_the_support_as_a_run_or_by_index_with_the_same_numbers(zero_
     for m in (7, numba_sampling.PARALLEL_MIN + 1):
         assert (estimate_scalar_product(alpha, X, X[1], m, family, seed=11)
                 == estimate_scalar_product(alpha[kept], X[kept], X[1], m, family, seed=11))
+
+
+def test_fast_refuses_inputs_shorter_than_alpha():
+    # estimate_validated trusts its caller; a short X would otherwise be read past its end.
+    alpha = np.array([1.0, -0.5, 0.25])
+    X = np.full((2, D), 0.1)
+    with pytest.raises(ValueError, match="X must have a row"):
+        estimator.estimate_validated(alpha, X, X[0], 10, RandomCoordinate(D), np.random.SeedSequence(0), "fast")

@@ -8,9 +8,12 @@ from hypothesis import strategies as st
 from iln import random_streams, seed_sequence
 
 #: entropy as numpy takes it: an int of any width, or a sequence of them.
-ENTROPY = st.one_of(st.integers(0, 2**256), st.lists(st.integers(0, 2**70), min_size=1, max_size=6))
-#: spawn keys and child indices, small and past one 32-bit word.
-KEY = st.lists(st.one_of(st.integers(0, 8), st.integers(0, 2**70)), max_size=6).map(tuple)
+ENTROPY = st.one_of(st.integers(0, 2**256), st.lists(st.integers(0, 2**70), max_size=6),
+                    st.lists(st.integers(0, 2**32 - 1), max_size=6).map(lambda w: np.array(w, dtype=np.uint32)),
+                    st.lists(st.integers(0, 2**63 - 1), max_size=6).map(lambda w: np.array(w, dtype=np.int64)))
+#: spawn keys and child indices, small and past one 32-bit word, Python's ints and numpy's.
+KEY = st.lists(st.one_of(st.integers(0, 8), st.integers(0, 2**70), st.integers(0, 2**64 - 1).map(np.uint64)),
+               max_size=6).map(tuple)
 
 
 @settings(max_examples=400, deadline=None)
@@ -45,6 +48,14 @@ def test_a_bad_seed_is_refused_by_name(seed, error):
         seed_sequence.Child(seed, 0)
 
 
-def test_words_of_another_dtype_are_refused():
+def test_words_of_another_dtype_or_a_fractional_count_are_refused():
     with pytest.raises(ValueError, match="dtype"):
         seed_sequence.Child(0, 1).generate_state(2, np.float64)
+    with pytest.raises(TypeError):
+        seed_sequence.Child(0, 1).generate_state(2.5)
+
+
+def test_a_string_in_the_entropy_is_refused():
+    # numpy parses "123" as a number; no seed of the project is a string, so Child refuses it.
+    with pytest.raises(TypeError, match="string"):
+        seed_sequence.Child(np.random.SeedSequence(["123"]), 0)

@@ -40,8 +40,8 @@ from verification.catalog import Claim
 from verification.store import Store
 from verification.verdicts import ERROR, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, VIOLATED, Verdict
 
-__all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "ClaimOutcome", "Planting", "RunResult", "run", "run_batch", "run_batch_traced",
-           "trials_key"]
+__all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "ClaimOutcome", "Planting", "RunResult", "one_library_thread", "run",
+           "run_batch", "run_batch_traced", "trials_key"]
 
 #: the run's family-wise false-alarm budget (README, Verifying the claims: 1e-3).
 DEFAULT_ALPHA = 1e-3
@@ -269,16 +269,28 @@ def _check_planting(defect: object) -> None:
                         f"example verification.selftest.defects.get(name)), got {defect!r}")
 
 
-def _one_library_thread() -> threadpool_limits:
-    """BLAS and OpenMP on one thread in this process (a context manager that restores them,
-    or, called alone, for the rest of the process).
+def one_library_thread() -> threadpool_limits:
+    """BLAS and OpenMP of the libraries loaded so far on one thread: a context manager that
+    restores them (or, called alone, for the rest of the process).
 
-    A BLAS call splits a long reduction over its threads, and the parts' sums round in another
-    order, so a trial's last bits would depend on the machine's cores: the least-squares weights
-    of ``iln.sec6.baselines``' quick trials differ by about 3e-15 between one and two OpenBLAS
-    threads.  On one thread they are the same on every machine; the parallelism is the workers'.
+    Trials and decisions run under it.  A BLAS call splits a long reduction over its threads,
+    and the parts' sums round in another order, so a trial's last bits would depend on the
+    machine's cores: the least-squares weights of ``iln.sec6.baselines``' quick trials differ
+    by about 3e-15 between one and two OpenBLAS threads.  On one thread they are the same on
+    every machine; the parallelism is the workers'.
     """
     return threadpool_limits(limits=1)
+
+
+#: what libraries loaded after :func:`one_library_thread` read for their thread count.
+_ONE_THREAD_ENVIRON = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+def _one_library_thread_for_good() -> None:
+    # A worker's process: the libraries loaded so far are limited, and those a trial loads later
+    # (scikit-learn's OpenMP runtime, on its first import) read the environment.
+    os.environ.update(_ONE_THREAD_ENVIRON)
+    one_library_thread()
 
 
 def _on_one_library_thread(function: Callable, *args):
@@ -287,7 +299,7 @@ def _on_one_library_thread(function: Callable, *args):
     The limit is not restored afterwards: tasks of one worker run on several threads at once,
     and one task's restoring would lift it under another.
     """
-    _one_library_thread()
+    _one_library_thread_for_good()
     return function(*args)
 
 
@@ -298,7 +310,7 @@ def _worker_init(defect: Planting | None = None) -> None:
     import numba
 
     numba.set_num_threads(1)
-    _one_library_thread()
+    _one_library_thread_for_good()
     if defect is not None:
         # A self-test run (verification.selftest): the worker dies with the pool, so the
         # defect is never removed.
@@ -392,7 +404,9 @@ def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect:
         queue = collections.deque(tasks)
         while queue:
             task = queue.popleft()
-            queue.extend(on_done(task, function(*task)) or ())
+            # Limited again batch by batch: a library an earlier batch loaded is limited too.
+            with one_library_thread():
+                queue.extend(on_done(task, function(*task)) or ())
         return
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
@@ -528,7 +542,7 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
     clock = time.perf_counter()
     Path(store).parent.mkdir(parents=True, exist_ok=True)
     with (Store(store, created_by=versions()["iln-verify"]) as db, db.run_lock(), _planted(defect),
-          _one_library_thread()):
+          one_library_thread()):
         meta = {"seed": seed, "profile": profile, "versions": versions(), "git_revision": git_revision(),
                 "started": started.isoformat(timespec="seconds"), "jobs": jobs, "scheduler": scheduler,
                 "alpha": alpha, "claims": claim_ids, **({"defect": defect_name} if defect_name else {}),
@@ -613,7 +627,8 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
             records[c.id] = [rows[i].record for i in range(n)]
             elapsed[c.id] = sum(rows[i].elapsed_s for i in range(n))
         decide_start = time.perf_counter()
-        verdicts = {**_decide(decided, records, configs, alpha, seed, profile), **failed}
+        with one_library_thread():  # again: the libraries the trials loaded too
+            verdicts = {**_decide(decided, records, configs, alpha, seed, profile), **failed}
         for claim_id, state in sequential.items():
             if claim_id not in failed:
                 verdicts[claim_id] = replace(verdicts[claim_id], details={

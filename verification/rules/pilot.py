@@ -357,7 +357,8 @@ def pilot_records(claim_id: str, profile: str, master_seed: int, trials: int) ->
     claim = catalog.get(claim_id)
     config = {**claim.config(profile), "n_trials": trials}
     seed = runner.claim_seed(master_seed, claim_id)
-    return [claim.trial(config, child(seed, i)) for i in range(trials)]
+    with runner.one_library_thread():  # as a run's trials: the same numbers on every machine
+        return [claim.trial(config, child(seed, i)) for i in range(trials)]
 
 
 def main(argv: Sequence[str] | None = None) -> None:
