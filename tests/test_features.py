@@ -166,6 +166,11 @@ def test_bad_family_arguments(make, match):
         (RandomFourier(2), [[0.0, 0.0, 0.0]], "columns"),
         (RandomFourier(2), [["a", "b"]], "numeric"),
         (RandomFourier(2), np.zeros((1, 2, 2)), "2-D"),
+        # numpy files time spans under its integers: a time span is still not a real number.
+        (RandomFourier(2), np.array([[1, 2]], dtype="timedelta64[s]"), "numeric"),
+        (RandomFourier(2), np.array([[1, 2]], dtype="datetime64[D]"), "numeric"),
+        (RandomFourier(2), np.array([[True, False]]), "numeric"),
+        (RandomFourier(2), np.array([[1j, 0]]), "numeric"),
     ],
 )
 def test_bad_inputs_name_the_argument(family, X, match):

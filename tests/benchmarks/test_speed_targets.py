@@ -11,6 +11,10 @@ not a slow implementation).
   sampler's key) from numpy's children of its seed or from their hash
   (:mod:`iln.seed_sequence`): in the Section 6 comparison's small calls, seeding cost more
   than sampling.
+- Algorithm 2 on one instance a Monte Carlo check estimates at again and again (ICML Lemma 4 /
+  arXiv Lemma 3, the grid of ``iln.lemma4.hoeffding``): through the public function, which
+  checks its inputs at every call, or with the instance checked once
+  (``EstimatorInstance.estimate``).
 - The code fingerprints of the whole catalog (what ``iln-verify run`` computes before reusing
   any stored trial): about a second.
 
@@ -26,10 +30,12 @@ import pytest
 from iln.baselines import doubly_stochastic, doubly_stochastic_grid
 from iln.comparison import DEFAULT_STEP_GRID, section6_comparison
 from iln.data import section6_data
+from iln.estimator import estimate_scalar_product
 from iln.features import RandomCoordinate
 from iln.random_streams import child, generator, stream_key
 from iln.seed_sequence import child_generator, child_key
 from verification import catalog, fingerprint
+from verification.claims.iln.instances import estimator_instance
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,6 +83,20 @@ def test_seeding_one_algorithm2_call(benchmark, hashed):
     counts, key = benchmark(seeds)
     assert counts.sum() == 1000
     assert key == stream_key(child(seed, 1))
+
+
+@pytest.mark.parametrize("path", ["checked_every_call", "checked_once"])
+def test_algorithm2_at_one_instance(benchmark, path):
+    inst = estimator_instance("cancelling")
+    seeds = [child(np.random.SeedSequence(3), j) for j in range(100)]
+
+    def estimates():
+        if path == "checked_once":
+            return [inst.estimate(64, s) for s in seeds]
+        return [estimate_scalar_product(inst.alpha, inst.X, inst.x, 64, inst.family, seed=s) for s in seeds]
+
+    assert benchmark(estimates) == [estimate_scalar_product(inst.alpha, inst.X, inst.x, 64, inst.family, seed=s)
+                                    for s in seeds]
 
 
 def test_fingerprints_of_the_whole_catalog(benchmark):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 
-from iln.estimator import estimate_scalar_product
 from iln.random_streams import child
 from verification import rules, statistics
 from verification.catalog import (
@@ -33,9 +32,7 @@ def unbiased_trial(config, seed) -> dict:
     record = {}
     for j, (name, method) in enumerate((n, m) for n in config["instances"] for m in config["methods"]):
         inst = estimator_instance(name)
-        record[f"{name}/{method}"] = estimate_scalar_product(
-            inst.alpha, inst.X, inst.x, config["m"], inst.family, seed=child(seed, j), method=method
-        )
+        record[f"{name}/{method}"] = inst.estimate(config["m"], child(seed, j), method)
     return record
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.linalg import hadamard
 
+from iln import estimator
 from iln.comparator import best_in_ball
 from iln.data import (
     adversarial_label,
@@ -37,7 +38,7 @@ from iln.features import (
     RandomSign,
     RandomStump,
 )
-from iln.random_streams import child
+from iln.random_streams import as_seed_sequence, child
 from iln.shrinking_gradient import ShrinkingGradientResult, shrinking_gradient
 
 __all__ = ["ALGORITHM1_RUNS", "ESTIMATOR_INSTANCES", "NEAR_DUPLICATES", "POPULATIONS", "SEQUENCES",
@@ -64,6 +65,18 @@ class EstimatorInstance:
     @property
     def alpha_l1(self) -> float:
         return float(np.abs(self.alpha).sum())
+
+    @functools.cached_property
+    def _checked(self) -> tuple:
+        return estimator.check_inputs(self.alpha, self.X, self.x, self.family)
+
+    def estimate(self, m: int, seed, method: str = "fast") -> float:
+        """Algorithm 2's estimate E of ``<f, Phi(x)>`` (ICML and arXiv Algorithm 2, eq. 11):
+        :func:`iln.estimator.estimate_scalar_product` with this instance's inputs checked once,
+        not at every call (a Monte Carlo check calls it on the same inputs a million times)."""
+        alpha, X, x, family = self._checked
+        return estimator.estimate_validated(alpha, X, x, estimator.check_m(m), family,
+                                            as_seed_sequence(seed), method)
 
 
 #: what each instance is and why it pushes against the claims (shown in the report).

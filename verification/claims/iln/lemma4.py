@@ -12,7 +12,6 @@ import math
 from fractions import Fraction
 
 from iln import theory
-from iln.estimator import estimate_scalar_product
 from iln.random_streams import child
 from verification import rules, statistics
 from verification.catalog import (
@@ -34,8 +33,7 @@ def hoeffding_trial(config, seed) -> dict:
     record = {}
     for j, point in enumerate(config["grid"]):
         inst = estimator_instance(point["instance"])
-        E = estimate_scalar_product(inst.alpha, inst.X, inst.x, point["m"], inst.family,
-                                    seed=child(seed, j))
+        E = inst.estimate(point["m"], child(seed, j))
         record[_grid_key(point)] = bool(abs(E - inst.exact) > point["eps_rel"] * inst.alpha_l1)
     return record
 
