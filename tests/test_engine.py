@@ -13,7 +13,7 @@ import threadpoolctl
 from threadpoolctl import threadpool_limits
 
 from iln.random_streams import child
-from verification import catalog, cli, incremental, runner
+from verification import catalog, cli, incremental, runner, trials
 from verification.store import Store
 from verification.verdicts import OUTCOMES
 
@@ -135,7 +135,7 @@ def _one_thread_records():
     by_threads = {}
     for threads in (1, 2):
         with threadpool_limits(limits=threads):
-            by_threads[threads] = {i: claim.trial(config, child(runner.claim_seed(4, THREADED), i)) for i in range(2)}
+            by_threads[threads] = {i: claim.trial(config, child(trials.claim_seed(4, THREADED), i)) for i in range(2)}
     if json.dumps(by_threads[1], sort_keys=True) == json.dumps(by_threads[2], sort_keys=True):
         pytest.skip("two BLAS threads give the records of one here: the test cannot tell")
     return config, by_threads[1]

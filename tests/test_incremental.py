@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from package_copy import CLAIMS, EDIT, EDITED_UNIT, ROOT, copy_packages, edit
 
-from verification import catalog, cli, fingerprint, incremental, reach, runner
+from verification import catalog, cli, fingerprint, incremental, reach, runner, trials
 from verification.store import Store
 
 pytestmark = pytest.mark.system
@@ -26,6 +26,10 @@ pytestmark = pytest.mark.system
 #: a function none of the three claims reaches (the demo's argument parser).
 UNREACHED = ("iln/demo.py", "def _positive_int(text: str) -> int:\n",
              "def _positive_int(text: str) -> int:\n    text = str(text)\n")
+
+#: a new constant in the runner's module code and in that of the trials' entry.
+RUNNER_EDIT = ("verification/runner.py", "BATCH_SIZE = 50\n", "BATCH_SIZE = 50\nEDITED = True\n")
+TRIALS_EDIT = ("verification/trials.py", "LIBRARY_THREADS = 1\n", "LIBRARY_THREADS = 1\nEDITED = True\n")
 
 
 def _run(root: Path, *args: str, store: str = "s.sqlite", jobs: int = 1) -> tuple[int, str, dict | None]:
@@ -76,6 +80,11 @@ def test_an_edit_reruns_exactly_the_claims_that_reach_it(tmp_path):
     status, out, unreached = _run(root, *CLAIMS)
     assert _reran(unreached) == set(), out
     assert "reused the stored trials of 3 claims" in out
+    # The engine around the trials (workers, store, decisions) is not trial code: an edit of
+    # the runner's module code reruns none either.
+    edit(root, *RUNNER_EDIT)
+    status, out, runner_edited = _run(root, *CLAIMS)
+    assert _reran(runner_edited) == set(), out
 
     # One function edited: exactly the claims whose recorded reach holds it rerun, and say why.
     reaching = {c for c in CLAIMS if EDITED_UNIT in _traced_units(root / "s.sqlite", c)}
@@ -93,6 +102,12 @@ def test_an_edit_reruns_exactly_the_claims_that_reach_it(tmp_path):
     assert _verdicts(fresh) == _verdicts(edited) == _verdicts(first)
     hashes = {c: runner.trials_key(catalog.get(c).config("smoke")) for c in CLAIMS}
     assert _records(root / "fresh.sqlite", hashes) == _records(root / "s.sqlite", hashes)
+
+    # The code every trial runs (its seed, its call, the libraries' threads): every claim reruns.
+    edit(root, *TRIALS_EDIT)
+    status, out, entry_edited = _run(root, *CLAIMS)
+    assert _reran(entry_edited) == set(CLAIMS), out
+    assert "reran iln.alg2.unbiased: verification/trials.py:<module> changed" in out
 
 
 def _git(root: Path, *args: str) -> None:
@@ -238,8 +253,8 @@ def test_a_traced_trial_that_reads_the_clock_is_flagged():
     for claim_id, clock in (("rks.fig1.vs_adaboost", True), ("iln.alg2.unbiased", False)):
         config = catalog.get(claim_id).config("smoke")
         with reach.traced((claim_id, time.time_ns())) as recorder:
-            runner.run_batch(claim_id, config, 0, [0])
-        assert recorder.reads_clock(besides=["verification/runner.py"]) is clock
+            trials.run_batch(claim_id, config, 0, [0])
+        assert recorder.reads_clock(besides=["verification/trials.py"]) is clock
         assert recorder.reads_clock() is True  # run_batch times every trial
 
 

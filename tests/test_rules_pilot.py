@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from verification import catalog, rules, runner, statistics
+from verification import catalog, rules, statistics, trials
 from verification.catalog import DESIGN_POWER
 from verification.rules import pilot
 from verification.rules.comparison import sign_test_seeds
@@ -154,7 +154,7 @@ def test_pilot_records_are_the_trials_a_run_of_the_pilot_seed_gives():
     claim_id = "iln.lemma5.alpha_l1"
     records = pilot.pilot_records(claim_id, "smoke", 4012099, 2)
     config = catalog.get(claim_id).config("smoke")
-    from_runner = [record for _, record, _ in runner.run_batch(claim_id, config, 4012099, [0, 1])]
+    from_runner = [record for _, record, _ in trials.run_batch(claim_id, config, 4012099, [0, 1])]
     assert records == from_runner
     with pytest.raises(ValueError, match="trials"):
         pilot.pilot_records(claim_id, "smoke", 4012099, 1)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from iln import theory
-from verification import catalog, fingerprint, runner
+from verification import catalog, fingerprint, runner, trials
 from verification.selftest import __main__ as selftest_cli
 from verification.selftest import campaign, defects, injection
 from verification.selftest.mutation import mutation_campaign
@@ -165,8 +165,8 @@ def test_a_unit_computed_again_for_changed_code_runs_only_the_trials_of_changed_
     changed = {"sha256": "c" * 64, "files": 1, "versions": {}}
     monkeypatch.setattr(campaign, "code_fingerprint", lambda *a, **kw: changed)
     ran = []
-    real_run = runner.run_batch
-    monkeypatch.setattr(runner, "run_batch", lambda *a, **kw: ran.append(a[3]) or real_run(*a, **kw))
+    real_run = trials.run_batch
+    monkeypatch.setattr(trials, "run_batch", lambda *a, **kw: ran.append(a[3]) or real_run(*a, **kw))
     # Other code, but not the code the claim's trials reach: the unit is decided again from
     # the stored trials.
     assert selftest_cli.main(argv) == 0
@@ -177,7 +177,7 @@ def test_a_unit_computed_again_for_changed_code_runs_only_the_trials_of_changed_
     # code's, which stay in the store.
     monkeypatch.setattr(campaign, "code_fingerprint", lambda *a, **kw: {**changed, "sha256": "d" * 64})
     real_index = fingerprint.current_index
-    edited = "iln/estimator.py:estimate_scalar_product"
+    edited = "iln/estimator.py:estimate_validated"
     monkeypatch.setattr(fingerprint, "current_index",
                         lambda *a, **kw: fingerprint.CodeIndex({**real_index(*a, **kw).digests, edited: "edited"}))
     assert selftest_cli.main(argv) == 0

@@ -74,8 +74,9 @@ VERSIONED = ("numpy", "scipy", "numba", "statsmodels", "scikit-learn", "hypothes
 _NOT_TRIAL_CODE = ("verification/report/", "verification/selftest/", "verification/cli.py",
                    "verification/__main__.py", "verification/fingerprint.py", "verification/reach.py",
                    "verification/incremental.py")
-#: the engine code every trial runs: it derives the trial's seed and calls the trial.
-_TRIAL_ENTRY = "verification/runner.py"
+#: the engine code every trial runs: it derives the trial's seed, sets the libraries' threads
+#: and calls the trial.
+_TRIAL_ENTRY = "verification/trials.py"
 
 
 class GitRevisionError(ValueError):

@@ -1,8 +1,8 @@
 """The runner: trials of the selected claims, in worker processes or on Dask, into the store.
 
 A run is ``(seed, profile, claims)``.  Trial ``i`` of claim ``c`` gets the seed
-``child(child(SeedSequence(seed), claim_key(c)), i)``: a pure function of the
-master seed, the claim id and the index, so the numbers are the same whatever
+``child(child(SeedSequence(seed), claim_key(c)), i)`` (:mod:`verification.trials`): a pure
+function of the master seed, the claim id and the index, so the numbers are the same whatever
 runs them (one process, ``--jobs N`` local processes or a Dask cluster).
 Finished batches go to the SQLite store at once; a run started again with the
 same seed and profile runs only the trials the store lacks (resume).  A claim's
@@ -31,17 +31,12 @@ from importlib import metadata
 from pathlib import Path
 from typing import Protocol
 
-import numpy as np
-from threadpoolctl import threadpool_limits
-
-from iln.random_streams import child
-from verification import catalog, incremental, reach, rules
+from verification import catalog, incremental, rules, trials
 from verification.catalog import Claim
 from verification.store import Store
 from verification.verdicts import ERROR, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, VIOLATED, Verdict
 
-__all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "ClaimOutcome", "Planting", "RunResult", "one_library_thread", "run",
-           "run_batch", "run_batch_traced", "trials_key"]
+__all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "ClaimOutcome", "Planting", "RunResult", "run", "trials_key"]
 
 #: the run's family-wise false-alarm budget (README, Verifying the claims: 1e-3).
 DEFAULT_ALPHA = 1e-3
@@ -90,18 +85,12 @@ class _Sequential:
         return todo
 
 
-#: this module, as :mod:`verification.reach` names files.
-_RUNNER_FILE = "verification/runner.py"
-
-
 @dataclass(frozen=True)
 class ClaimOutcome:
     """A claim's verdict next to its expected verdict."""
 
     #: the entry of a saved verdict's ``details`` that holds the configuration its trials ran
-    #: with.  A class attribute, not a constant of the module: every trial reaches this
-    #: module's body (its fingerprint unit), so a new constant there would key every stored
-    #: trial of the catalog anew.
+    #: with.
     CONFIGURATION = "configuration"
 
     claim: Claim
@@ -143,42 +132,6 @@ def trials_key(config: dict, defect: str | None = None) -> str:
     return catalog.config_hash(config if defect is None else {**config, "defect": defect})
 
 
-def claim_seed(seed: int, claim_id: str) -> np.random.SeedSequence:
-    """The seed of claim ``claim_id``'s trials under master seed ``seed``: trial i draws from its
-    child i, whatever the number of workers or machines (README, Design, principle 7)."""
-    return child(np.random.SeedSequence(seed), catalog.claim_key(claim_id))
-
-
-#: the key of a trial record that holds the trial's exception instead of its result: such a
-#: record is never stored, and its claim's verdict is ``error``.
-TRIAL_ERROR = "__trial_error__"
-
-
-def run_batch(claim_id: str, config: dict, seed: int, indices: Sequence[int]) -> list[tuple[int, dict, float]]:
-    """Run the trials ``indices`` of a claim; a module-level function so that workers can import it.
-
-    A trial that raises ends its claim's batch with a record ``{TRIAL_ERROR: ...}`` (the
-    exception and the trial's index) instead of stopping the run: the other claims go on.
-    """
-    claim = catalog.get(claim_id)
-    trials_seed = claim_seed(seed, claim_id)
-    out = []
-    for i in indices:
-        start = time.perf_counter()
-        try:
-            record = claim.trial(config, child(trials_seed, i))
-        except Exception as error:  # one failing claim never takes the others down
-            out.append((int(i), {TRIAL_ERROR: {"trial_index": int(i), "exception": _describe(error)}},
-                        time.perf_counter() - start))
-            break
-        out.append((int(i), record, time.perf_counter() - start))
-    return out
-
-
-def _describe(error: BaseException) -> str:
-    return f"{type(error).__name__}: {error}"
-
-
 def error_verdict(claim_id: str, stage: str, error: str, *, seed: int, profile: str,
                   trial_index: int | None = None) -> Verdict:
     """The verdict of a claim whose configuration, trial or decision raised.
@@ -194,28 +147,6 @@ def error_verdict(claim_id: str, stage: str, error: str, *, seed: int, profile: 
         details={"stage": stage, "exception": error, "seed": seed, "profile": profile,
                  **({"trial_index": trial_index} if trial_index is not None else {}),
                  "reproduce": f"iln-verify run {claim_id} --profile {profile} --seed {seed}"})
-
-
-def run_batch_traced(claim_id: str, config: dict, seed: int, indices: Sequence[int],
-                     run_token: str) -> tuple[list[tuple[int, dict, float]], list[str]]:
-    """:func:`run_batch`, with the batch's first trial traced: also the functions it ran
-    (:mod:`verification.reach`), which stand for the batch's.
-
-    Tracing slows Python code down by up to three times, so only one trial per batch is traced;
-    a traced trial whose code reads a clock (its record holds timings) is computed again
-    untraced.  ``run_token`` names the run: a process starting another run's or another claim's
-    trials clears the claim modules' caches first, so that the traced trial computes them.
-    """
-    catalog.get(claim_id)  # the catalog's imports run before tracing: no trial's code
-    first, rest = list(indices[:1]), list(indices[1:])
-    with reach.traced((claim_id, run_token)) as recorder:
-        rows = run_batch(claim_id, config, seed, first)
-    # The runner's own clock (a trial's elapsed_s) is not the trial's record.
-    if recorder.reads_clock(besides=[_RUNNER_FILE]):
-        rows = run_batch(claim_id, config, seed, first)
-    if any(TRIAL_ERROR in record for _, record, _ in rows):
-        return rows, recorder.functions()  # a trial that raised ends its batch (run_batch)
-    return rows + run_batch(claim_id, config, seed, rest), recorder.functions()
 
 
 def _keyed_trials(db: Store, claims: list[Claim], hashes: dict[str, str], seed: int,
@@ -269,40 +200,6 @@ def _check_planting(defect: object) -> None:
                         f"example verification.selftest.defects.get(name)), got {defect!r}")
 
 
-def one_library_thread() -> threadpool_limits:
-    """BLAS and OpenMP of the libraries loaded so far on one thread: a context manager that
-    restores them (or, called alone, for the rest of the process).
-
-    Trials and decisions run under it.  A BLAS call splits a long reduction over its threads,
-    and the parts' sums round in another order, so a trial's last bits would depend on the
-    machine's cores: the least-squares weights of ``iln.sec6.baselines``' quick trials differ
-    by about 3e-15 between one and two OpenBLAS threads.  On one thread they are the same on
-    every machine; the parallelism is the workers'.
-    """
-    return threadpool_limits(limits=1)
-
-
-#: what libraries loaded after :func:`one_library_thread` read for their thread count.
-_ONE_THREAD_ENVIRON = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-
-
-def _one_library_thread_for_good() -> None:
-    # A worker's process: the libraries loaded so far are limited, and those a trial loads later
-    # (scikit-learn's OpenMP runtime, on its first import) read the environment.
-    os.environ.update(_ONE_THREAD_ENVIRON)
-    one_library_thread()
-
-
-def _on_one_library_thread(function: Callable, *args):
-    """``function(*args)`` on a Dask worker, its BLAS and OpenMP on one thread.
-
-    The limit is not restored afterwards: tasks of one worker run on several threads at once,
-    and one task's restoring would lift it under another.
-    """
-    _one_library_thread_for_good()
-    return function(*args)
-
-
 def _worker_init(defect: Planting | None = None) -> None:
     # Each worker process is one unit of parallelism: numba threads inside it would
     # oversubscribe the cores (the numbers do not depend on the thread count); BLAS and
@@ -310,7 +207,7 @@ def _worker_init(defect: Planting | None = None) -> None:
     import numba
 
     numba.set_num_threads(1)
-    _one_library_thread_for_good()
+    trials.set_library_threads()
     if defect is not None:
         # A self-test run (verification.selftest): the worker dies with the pool, so the
         # defect is never removed.
@@ -370,7 +267,7 @@ def _progress(total: int, quiet: bool):
 
 
 def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect: Planting | None = None,
-             function: Callable = run_batch) -> None:
+             function: Callable = trials.run_batch) -> None:
     """Run ``tasks`` (tuples of ``function``'s arguments) and call ``on_done(task, result)`` as each ends.
 
     ``on_done`` may return further tasks (a sequential claim's next batch), which run too.
@@ -387,12 +284,12 @@ def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect:
                 plugin = PlantingPlugin(defect)
                 client.register_plugin(plugin, name=plugin.name)
             try:
-                futures = {client.submit(_on_one_library_thread, function, *task, pure=False): task
+                futures = {client.submit(trials.on_library_threads, function, *task, pure=False): task
                            for task in tasks}
                 pending = as_completed(list(futures))
                 for future in pending:
                     for task in on_done(futures.pop(future), future.result()) or ():
-                        added = client.submit(_on_one_library_thread, function, *task, pure=False)
+                        added = client.submit(trials.on_library_threads, function, *task, pure=False)
                         futures[added] = task
                         pending.add(added)
             finally:
@@ -405,7 +302,7 @@ def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect:
         while queue:
             task = queue.popleft()
             # Limited again batch by batch: a library an earlier batch loaded is limited too.
-            with one_library_thread():
+            with trials.one_library_thread():
                 queue.extend(on_done(task, function(*task)) or ())
         return
     context = multiprocessing.get_context("spawn")
@@ -428,7 +325,7 @@ def _decide_one(claim: Claim, records: list[dict], config: dict, alpha: float, s
     try:
         return claim.decide(records, config, alpha)
     except Exception as error:  # one failing claim never takes the others down
-        return error_verdict(claim.id, "decision", _describe(error), seed=seed, profile=profile)
+        return error_verdict(claim.id, "decision", trials.error_text(error), seed=seed, profile=profile)
 
 
 def _decide(claims: list[Claim], records: dict[str, list[dict]], configs: dict[str, dict],
@@ -531,7 +428,7 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
         try:
             configs[c.id] = dict(configs_given[c.id]) if c.id in configs_given else c.config(profile, data)
         except Exception as error:  # a sample-size plan that raises: this claim's error only
-            failed[c.id] = error_verdict(c.id, "configuration", _describe(error), seed=seed, profile=profile)
+            failed[c.id] = error_verdict(c.id, "configuration", trials.error_text(error), seed=seed, profile=profile)
     defect_name = None if defect is None else defect.name
     # A planting that carries the digest of its definition (a self-test defect or mutant does)
     # keys its trials by it: an edited defect's trials are then computed again.
@@ -542,7 +439,7 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
     clock = time.perf_counter()
     Path(store).parent.mkdir(parents=True, exist_ok=True)
     with (Store(store, created_by=versions()["iln-verify"]) as db, db.run_lock(), _planted(defect),
-          one_library_thread()):
+          trials.one_library_thread()):
         meta = {"seed": seed, "profile": profile, "versions": versions(), "git_revision": git_revision(),
                 "started": started.isoformat(timespec="seconds"), "jobs": jobs, "scheduler": scheduler,
                 "alpha": alpha, "claims": claim_ids, **({"defect": defect_name} if defect_name else {}),
@@ -582,7 +479,7 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
         with _progress(sum(len(t[3]) for t in tasks), quiet) as bar:
             def store_batch(task, result):
                 rows, reached = result
-                good = [r for r in rows if TRIAL_ERROR not in r[1]]
+                good = [r for r in rows if trials.TRIAL_ERROR not in r[1]]
                 if good:
                     db.add_trials(seed, profile, task[0], keys[task[0]].trial_key, good, reached)
                     done[task[0]] += len(good)
@@ -595,8 +492,8 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                         incremental.record_reach(db, by_id[task[0]], hashes[task[0]], keys[task[0]], seed,
                                                  profile, configs[task[0]]["n_trials"])
                 for _, record, _ in rows:
-                    if TRIAL_ERROR in record and task[0] not in failed:
-                        info = record[TRIAL_ERROR]
+                    if trials.TRIAL_ERROR in record and task[0] not in failed:
+                        info = record[trials.TRIAL_ERROR]
                         failed[task[0]] = error_verdict(task[0], "trial", info["exception"], seed=seed,
                                                         profile=profile, trial_index=info["trial_index"])
                 bar.update(len(rows))
@@ -609,7 +506,7 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                 return more
 
             _execute(tasks, jobs, scheduler, store_batch, defect,
-                     run_batch_traced)
+                     trials.run_batch_traced)
         # A sequential claim uses the trials up to where it stopped.
         used = {c.id: (sequential[c.id].stopped or sequential[c.id].budget) if c.id in sequential
                 else configs[c.id]["n_trials"] for c in claims if c.id not in failed}
@@ -627,7 +524,7 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
             records[c.id] = [rows[i].record for i in range(n)]
             elapsed[c.id] = sum(rows[i].elapsed_s for i in range(n))
         decide_start = time.perf_counter()
-        with one_library_thread():  # again: the libraries the trials loaded too
+        with trials.one_library_thread():  # again: the libraries the trials loaded too
             verdicts = {**_decide(decided, records, configs, alpha, seed, profile), **failed}
         for claim_id, state in sequential.items():
             if claim_id not in failed:

@@ -331,7 +331,7 @@ def t_test_plan(mean: float, sd: float, n: int, bound: float, tail: float, *, si
 def pilot_records(claim_id: str, profile: str, master_seed: int, trials: int) -> list[dict]:
     """The records of a pilot: ``trials`` trials of claim ``claim_id``'s configuration at
     ``profile``, on the seeds a run with master seed ``master_seed`` would give them
-    (:func:`verification.runner.claim_seed`), so that a pilot's master seed is kept apart from
+    (:func:`verification.trials.claim_seed`), so that a pilot's master seed is kept apart from
     the deciding ones as a run's is.
 
     Parameters
@@ -350,14 +350,16 @@ def pilot_records(claim_id: str, profile: str, master_seed: int, trials: int) ->
     list of dict
         The trials' records, in order.
     """
-    from verification import catalog, runner  # the engine, loaded only when a pilot runs
+    # The engine, loaded only when a pilot runs.
+    from verification import catalog
+    from verification.trials import claim_seed, one_library_thread
 
     if isinstance(trials, bool) or not isinstance(trials, int) or trials < 2:
         raise ValueError(f"trials must be an int >= 2, got {trials!r}")
     claim = catalog.get(claim_id)
     config = {**claim.config(profile), "n_trials": trials}
-    seed = runner.claim_seed(master_seed, claim_id)
-    with runner.one_library_thread():  # as a run's trials: the same numbers on every machine
+    seed = claim_seed(master_seed, claim_id)
+    with one_library_thread():  # as a run's trials: the same numbers on every machine
         return [claim.trial(config, child(seed, i)) for i in range(trials)]
 
 

@@ -36,6 +36,7 @@ SOURCES = (
     "verification/sequential",
     "verification/verdicts.py",
     "verification/runner.py",
+    "verification/trials.py",
     "verification/store.py",
     # Which stored trials a run reuses.
     "verification/fingerprint.py",
