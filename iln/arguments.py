@@ -16,10 +16,27 @@ from typing import TypeVar
 import numpy as np
 
 __all__ = ["MAX_LENGTH", "broadcastable", "choice", "closed_unit", "count_values", "finite_real",
-           "integer", "labels", "length", "nonnegative_real", "nonnegative_values", "norm_radius",
+           "integer", "is_integer", "is_real", "labels", "length", "nonnegative_real", "nonnegative_values", "norm_radius",
            "open_unit", "open_unit_values", "ordered_bounds",
            "positive_real", "positive_values", "real_array", "real_matrix", "real_values", "scalar",
            "values_where"]
+
+#: Types that pass for numbers.  A bool is a ``numbers.Integral`` (a flag passed for a number is a
+#: caller's bug), and numpy registers its time spans ``timedelta64`` as ``numbers.Integral``:
+#: ``np.timedelta64(5, "ns")`` passed as 5, and a span in seconds or days failed later with a
+#: message that names no argument.
+_NOT_NUMBERS = (bool, np.bool_, np.timedelta64, np.datetime64)
+
+
+def is_integer(value) -> bool:
+    """Whether ``value`` is an integer (Python's or numpy's): not a bool, not a time span."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, _NOT_NUMBERS)
+
+
+def is_real(value) -> bool:
+    """Whether ``value`` is a real number (Python's or numpy's): not a bool, not a time span."""
+    return isinstance(value, numbers.Real) and not isinstance(value, _NOT_NUMBERS)
+
 
 # A str type, kept by :func:`choice` (a Literal of the accepted values, say).
 _S = TypeVar("_S", bound=str)
@@ -43,7 +60,7 @@ def finite_real(value, name: str) -> float:
     -------
     float
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    if not is_real(value):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
     value = float(value)
     if not math.isfinite(value):
@@ -83,10 +100,10 @@ def integer(value, name: str, minimum: int) -> int:
     -------
     int
     """
-    if isinstance(minimum, bool) or not isinstance(minimum, numbers.Integral):
+    if not is_integer(minimum):
         raise TypeError(f"minimum must be an int (the smallest {name} accepted), "
                         f"got {type(minimum).__name__}")
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    if not is_integer(value):
         raise TypeError(f"{name} must be an int >= {minimum}, got {type(value).__name__}")
     value = int(value)
     if value < minimum:

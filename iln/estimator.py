@@ -24,7 +24,6 @@ Three implementations with the same distribution:
 
 from __future__ import annotations
 
-import numbers
 import operator
 
 import numpy as np
@@ -54,7 +53,7 @@ MAX_M = 2**62
 
 def check_m(m) -> int:
     """The number of samples ``m`` of Algorithm 2, checked: an int in ``1..MAX_M``."""
-    if isinstance(m, bool) or not isinstance(m, numbers.Integral):
+    if not arguments.is_integer(m):
         raise TypeError(f"m must be a positive int (the number of samples), got {type(m).__name__}")
     count = operator.index(m)
     if count < 1:

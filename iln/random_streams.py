@@ -11,9 +11,9 @@ item's index.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
+
+from iln import arguments
 
 __all__ = ["as_seed_sequence", "child", "generator", "stream_key"]
 
@@ -36,7 +36,7 @@ def as_seed_sequence(seed, name: str = "seed") -> np.random.SeedSequence:
     """
     if isinstance(seed, np.random.SeedSequence):
         return seed
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+    if not arguments.is_integer(seed):
         raise TypeError(
             f"{name} must be a non-negative int or a numpy.random.SeedSequence, "
             f"got {type(seed).__name__}"

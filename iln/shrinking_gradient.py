@@ -24,7 +24,6 @@ the descent step.  ``update="descent"`` (the default) is that step;
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -180,7 +179,7 @@ LabelSource = np.ndarray | Callable[[int, np.ndarray, np.ndarray, np.ndarray], f
 
 
 def _check_label(y: float, t: int) -> float:
-    if isinstance(y, bool) or not isinstance(y, numbers.Real) or not math.isfinite(y) or abs(y) > 1:
+    if not arguments.is_real(y) or not math.isfinite(y) or abs(y) > 1:
         raise ValueError(f"y must hold labels in [-1, 1] (ICML/arXiv Section 2); label of round {t} is {y!r}")
     return float(y)
 

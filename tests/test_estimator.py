@@ -176,6 +176,9 @@ def test_float32_inputs_are_accepted_and_output_is_float():
     [
         ({"m": 0}, "m must be >= 1"),
         ({"m": 2.5}, "m must be a positive int"),
+        # numpy files its time spans under numbers.Integral; not a number of samples all the same.
+        ({"m": np.timedelta64(10, "ns")}, "m must be a positive int"),
+        ({"m": np.timedelta64(10, "s")}, "m must be a positive int"),
         ({"alpha": np.array([np.nan, 1, 1, 1])}, "alpha must be finite"),
         ({"alpha": np.ones((2, 2))}, "alpha must be 1-D"),
         ({"alpha": np.ones(3)}, "X must have one row per entry of alpha"),
@@ -185,6 +188,7 @@ def test_float32_inputs_are_accepted_and_output_is_float():
         ({"family": "coordinate"}, "family must be"),
         ({"seed": -1}, "seed must be >= 0"),
         ({"seed": 1.5}, "seed must be a non-negative int"),
+        ({"seed": np.timedelta64(3, "ns")}, "seed must be a non-negative int"),
         ({"seed": None}, "seed must be"),
         ({"method": "gpu"}, "method must be one of"),
     ],

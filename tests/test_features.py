@@ -144,6 +144,8 @@ def test_custom_family_has_no_oracle_and_checks_bound():
     [
         (lambda: RandomCoordinate(0), "dim"),
         (lambda: RandomCoordinate(2.5), "dim"),
+        (lambda: RandomCoordinate(np.timedelta64(3, "ns")), "dim"),
+        (lambda: RandomStump(2, scale=np.timedelta64(1, "s")), "scale"),
         (lambda: RandomFourier(3, gamma=-1.0), "gamma"),
         (lambda: RandomSign(3, scale=1.0), "scale"),
         (lambda: RandomStump(3, scale=0.0), "scale"),

@@ -59,6 +59,7 @@ __all__ = [
     "is_fingerprinted",
     "revision_index",
     "source_units",
+    "trial_entry_units",
     "versions",
 ]
 
@@ -365,6 +366,13 @@ def conservative_units(claim, index: CodeIndex, root: Path = ROOT) -> set[str]:
         todo.extend(_imported_paths(path, root) - seen)
     paths = seen | {p for p in index.paths() if p.startswith("iln/")}
     return {u for p in paths for u in index.units_of(p)}
+
+
+def trial_entry_units(index: CodeIndex) -> set[str]:
+    """Every unit of the engine code every trial runs (:mod:`verification.trials`), in every
+    claim's traced code state: its thread policy and its untraced retry of a trial that reads a
+    clock run around the traced trial, so a trace alone would not key them."""
+    return set(index.units_of(_TRIAL_ENTRY))
 
 
 def versions() -> dict[str, str]:

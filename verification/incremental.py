@@ -217,7 +217,7 @@ def record_reach(db: Store, claim: Claim, config_hash: str, keying: Keying, seed
         return False
     index = fingerprint.current_index() if index is None else index
     versions = fingerprint.versions()
-    units = index.state(reach.units_reached(functions, index))
+    units = index.state(reach.units_reached(functions, index) | fingerprint.trial_entry_units(index))
     cid = fingerprint.code_id(units, versions)
     known = db.code_states(claim.id, seed=seed, profile=profile, config_hash=config_hash)
     if not any(s.code_id == cid and s.traced for s in known):
