@@ -43,7 +43,9 @@ def _trial_records(claim, config, n=None, master=0):
 @pytest.fixture
 def trial_records():
     """``trial_records(claim, config, n=None, master=0)``: the claim's first ``n`` trials
-    (default: the configuration's ``n_trials``) from the master seed, as the runner seeds them."""
+    (default: the configuration's ``n_trials``), trial i from child i of ``SeedSequence(master)``.
+    The runner puts the claim's key between the two (``verification.trials.claim_seed``), so
+    these are not a run's records; tests that need those call ``trials.run_batch``."""
     return _trial_records
 
 
