@@ -166,7 +166,9 @@ class Child(ISeedSequence):
 
 def child_generator(seed, *index: int) -> np.random.Generator:
     """``random_streams.generator(random_streams.child(seed, *index))``, the same draws."""
-    return np.random.Generator(np.random.PCG64(Child(seed, *index)))
+    # numpy takes any ISeedSequence here (its BitGenerator checks isinstance); its stubs name
+    # only SeedSequence.
+    return np.random.Generator(np.random.PCG64(Child(seed, *index)))  # type: ignore[arg-type]
 
 
 def child_key(seed, *index: int) -> np.uint64:

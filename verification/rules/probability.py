@@ -149,8 +149,9 @@ def tail_point(key: str, values: Sequence[float], threshold: float, printed: flo
         alone, never from the trials).  When ``threshold >= largest`` the event is impossible:
         the point cannot fail and is not counted as evidence that the statement holds.
     """
-    values = np.asarray(values, dtype=np.float64)
-    hits = values > threshold
+    # A new name: ``values`` is typed as the caller's sequence.
+    array = np.asarray(values, dtype=np.float64)
+    hits = array > threshold
     first = int(np.argmax(hits)) if hits.any() else None
     info = {**(instance or {}), "threshold": float(threshold)}
     possible = True
@@ -159,8 +160,8 @@ def tail_point(key: str, values: Sequence[float], threshold: float, printed: flo
         possible = bool(threshold < largest)
         # A value above it means the statistic or the bound on it is computed wrongly: either
         # way the point's "cannot fail" would be false, so it must not pass silently.
-        if values.size and values.max() > largest + 1e-9 * max(1.0, abs(largest)):
-            raise ValueError(f"point {key}: a trial's value {values.max()!r} exceeds the largest value "
+        if array.size and array.max() > largest + 1e-9 * max(1.0, abs(largest)):
+            raise ValueError(f"point {key}: a trial's value {array.max()!r} exceeds the largest value "
                              f"{largest!r} the statistic can take")
     return TailPoint(key=key, k=int(hits.sum()), n=int(hits.size), printed=float(printed),
                      first_event=first, instance=info, possible=possible)
