@@ -18,6 +18,7 @@ from verification.report import readme as readme_tables
 from verification.report.context import gather
 from verification.report.errata import note_for, snippet
 from verification.report.forest import comparison, forest_rows, forest_svg, ratio_text
+from verification.report.markdown import selftest_section
 from verification.report.mathml import to_mathml
 from verification.report.plots import claim_plots
 from verification.report.prose import prose_segments
@@ -255,7 +256,9 @@ def test_selftest_figures_go_into_the_report_and_the_summary(store, tmp_path):
                {"id": "tests/test_faults.py::test_x", "what": "a full disk", "outcome": "passed",
                 "seconds": 1.5, "message": ""}]},
            "bad_input": None,
-           "meta": {"claims": ["iln.alg2.unbiased", "iln.lemma5.tail"], "profile": "quick"}}
+           "rerun_cost": {"by_claim": {"iln.alg2.unbiased": {"trial_s": 90.0, "units": 3}},
+                          "units_without_times": 1, "what": "w"},
+           "meta": {"claims": ["iln.alg2.unbiased", "iln.lemma5.tail"], "profile": "quick", "jobs": 2}}
     (tmp_path / "selftest.json").write_text(json.dumps(doc))
     write_report(store, tmp_path)
     summary = json.loads((tmp_path / "summary.json").read_text())["selftest"]
@@ -270,6 +273,12 @@ def test_selftest_figures_go_into_the_report_and_the_summary(store, tmp_path):
     page = (tmp_path / "selftest.html").read_text()
     assert "defect-by-claim table" in page
     assert "a full disk" in page
+    # What a change to one claim runs again, in minutes of trials, on the page and in selftest.md.
+    markdown = "\n".join(selftest_section(doc))
+    for body in (page, markdown):
+        assert "over 2 workers the wall time is about this over 2; 1 units stored without" in body
+    assert re.search(r"iln\.alg2\.unbiased</td>\s*<td[^>]*>1\.5</td>\s*<td[^>]*>3<", page)
+    assert "| iln.alg2.unbiased | 1.5 | 3 |" in markdown
     assert 'href="selftest.html"' in (tmp_path / "index.html").read_text()
     assert "a full disk" not in (tmp_path / "index.html").read_text()
     (tmp_path / "selftest.json").write_text(json.dumps({"coverage": 0.95}))

@@ -35,7 +35,10 @@ def fake_runs(monkeypatch):
     def run_defect(name, claims, *, seed, store, **kw):
         calls.append((name, seed))
         verdict = "violated" if name else "holds_after_correction"
-        return DefectOutcome(name or "control", dict.fromkeys(claims, verdict), {}, 0.5)
+        # Trial seconds that tell the units apart: 2 under the defect, 1 + seed / 10 without.
+        seconds = 2.0 if name else 1.0 + seed / 10
+        return DefectOutcome(name or "control", dict.fromkeys(claims, verdict), {}, 0.5,
+                             trial_s=dict.fromkeys(claims, seconds))
 
     monkeypatch.setattr(campaign, "run_defect", run_defect)
 
@@ -70,6 +73,24 @@ def test_rerun_reuses_every_unit_of_the_same_code(tmp_path, fake_runs):
     first["defects"][0].update(trials_copied_from_control=[CLAIM], trials_run_for=[])
     assert again["defects"] == first["defects"]
     assert again["false_alarms"] == first["false_alarms"]
+
+
+def test_rerun_cost_sums_each_claims_trial_time_over_the_units_and_survives_a_resume(tmp_path, fake_runs):
+    out = tmp_path / "selftest.json"
+    first = campaign.run_campaign(_plan(tmp_path, seeds=[0, 1, 2]), out)
+    # The control (seed 0) 1.0, the defect 2.0, seeds 1 and 2 1.1 and 1.2.
+    assert first["rerun_cost"]["by_claim"] == {CLAIM: {"trial_s": pytest.approx(5.3), "units": 4}}
+    assert first["rerun_cost"]["units_without_times"] == 0
+    again = campaign.run_campaign(_plan(tmp_path, seeds=[0, 1, 2]), out)
+    assert len(fake_runs) == 4  # nothing ran again: the times are the stored units'
+    assert again["rerun_cost"] == first["rerun_cost"]
+    # A document written before the times were recorded: its units are counted as without.
+    doc = json.loads(out.read_text())
+    del doc["defects"][0]["trial_s"], doc["false_alarms"]["per_seed"]["2"]["trial_s"]
+    out.write_text(json.dumps(doc))
+    older = campaign.run_campaign(_plan(tmp_path, seeds=[0, 1, 2]), out)
+    assert older["rerun_cost"]["by_claim"] == {CLAIM: {"trial_s": pytest.approx(2.1), "units": 2}}
+    assert older["rerun_cost"]["units_without_times"] == 2
 
 
 @pytest.mark.parametrize("change", ["code", "profile", "claims", "mutation_seed"])

@@ -70,6 +70,20 @@ def test_an_edit_reruns_in_every_part_only_the_claims_that_reach_it(tmp_path):
     first = _campaign(root, work, out)
     assert first["complete"], first["pending"]
     assert set(first["false_alarms"]["per_seed"]["0"]["reach_recorded_for"]) == set(CLAIMS)
+    # Each unit's trial time, claim by claim, for the claims whose trials it computed: none
+    # under the baseline's defect, whose trials are all the control's.
+    for s in ("0", "1"):
+        assert set(first["false_alarms"]["per_seed"][s]["trial_s"]) == set(CLAIMS)
+    for entry in first["defects"]:
+        assert set(entry["trial_s"]) == set(entry["trials_run_for"]), entry["name"]
+    assert [d["trial_s"] for d in first["defects"] if d["name"] == "dsgd_constant_step"] == [{}]
+    cost = first["rerun_cost"]
+    assert cost["units_without_times"] == 0
+    # Hoeffding's claim: two seeds, the Algorithm 2 defect and its mutant; the RKS claim: two
+    # seeds and its mutant.
+    assert {c: e["units"] for c, e in cost["by_claim"].items()} == {
+        "iln.alg2.unbiased": 3, "iln.lemma4.hoeffding": 4, "rks.lemma2.risk_approximation": 3}
+    assert all(e["trial_s"] > 0 for e in cost["by_claim"].values())
 
     edit(root, *EDIT)  # Algorithm 2's check_m, written differently: no verdict may move
     again = _campaign(root, work, out)

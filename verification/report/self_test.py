@@ -257,6 +257,24 @@ def _error_kinds(doc: Mapping) -> list[Table]:
                   "95% Clopper-Pearson intervals)", ("error", "claims", "count", "interval"), tuple(rows))]
 
 
+def _rerun_costs(doc: Mapping) -> list[Table]:
+    """What a change reaching one claim's trials runs again, claim by claim: the campaign's
+    ``rerun_cost`` (:mod:`verification.selftest.campaign`), over the finished units."""
+    cost = doc.get("rerun_cost")
+    if not cost or not cost.get("by_claim"):
+        return []
+    jobs = doc.get("meta", {}).get("jobs")
+    left_out = cost.get("units_without_times", 0)
+    title = ("what a change to one claim runs again: the seconds of the claim's trials over the "
+             "units that computed them (each seed, the control, the defects its trials reach, its "
+             "statement mutants); the other claims' trials are reused and every claim is decided "
+             "again" + (f"; over {jobs} workers the wall time is about this over {jobs}" if jobs else "")
+             + (f"; {left_out} units stored without their times are left out" if left_out else ""))
+    return [Table(title, ("claim", "trial time (min)", "units"),
+                  tuple((claim, f"{e['trial_s'] / 60:.1f}", str(e["units"]))
+                        for claim, e in cost["by_claim"].items()))]
+
+
 def _suite(doc: Mapping, part: str, title: str) -> list[Table]:
     entry = doc.get(part)
     if not entry:
@@ -290,8 +308,9 @@ def selftest_tables(doc: Mapping) -> list[Table]:
     -------
     list of Table
         The summary (status, mutation score, false-alarm rate and interval, the suites), the
-        planted defects, the defect-by-claim table, the false alarms per seed, the faults and
-        the bad-input tests; a table with no rows is left out.
+        planted defects, the defect-by-claim table, the false alarms per seed, what a change to
+        one claim runs again, the faults and the bad-input tests; a table with no rows is left
+        out.
 
     Raises
     ------
@@ -302,5 +321,5 @@ def selftest_tables(doc: Mapping) -> list[Table]:
     """
     check_document(doc)
     return [_summary(doc), *_defects(doc), *_statement_mutants(doc), *_error_kinds(doc), *_false_alarms(doc),
-            *_suite(doc, "faults", "faults (part 3)"),
+            *_rerun_costs(doc), *_suite(doc, "faults", "faults (part 3)"),
             *_suite(doc, "bad_input", "bad input (part 4)")]

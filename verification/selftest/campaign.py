@@ -156,7 +156,7 @@ def _reusable(previous: dict | None, plan: Plan, fingerprint: dict, suite_fp: di
                 state.defects[d["name"]] = DefectOutcome(d["name"], d["verdicts"], d.get("errors", {}),
                                                          d.get("elapsed_s", 0.0),
                                                          d.get("trials_copied_from_control", []),
-                                                         d.get("reuse", {}))
+                                                         d.get("reuse", {}), d.get("trial_s"))
     # A mutant's run does not depend on the campaign's profile (it has its own) nor on the
     # other claims selected: the code, the seed and alpha decide it.
     if (previous.get("fingerprint", {}).get("sha256") == fingerprint["sha256"]
@@ -186,6 +186,9 @@ def _document(plan: Plan, state: _State, fingerprint: dict, pending: list[str], 
     planned = plan.seeds if "false_alarms" in plan.parts else []
     finished = [s for s in planned if s in state.seeds]
     per_seed = {s: state.seeds[s]["verdicts"] for s in finished}
+    mutants = [state.mutants[n] for n in plan.mutant_names() if n in state.mutants]
+    # The control is a seed of the false alarms, or a unit of its own without them.
+    seed_units = sorted({*finished, *([plan.mutation_seed] if control else [])})
     alarms = FalseAlarms(finished, plan.claims, differing_verdicts(per_seed), plan.profile,
                          sum(state.seeds[s]["elapsed_s"] for s in finished), alpha=plan.alpha)
     campaign = MutationCampaign(done, [state.defects[d.name] for d in done],
@@ -205,8 +208,9 @@ def _document(plan: Plan, state: _State, fingerprint: dict, pending: list[str], 
         "faults": state.suites.get("faults"),
         "bad_input": state.suites.get("bad_input"),
         "statement_mutants": statements.summarise(
-            [state.mutants[n] for n in plan.mutant_names() if n in state.mutants],
-            plan.mutant_names() if "statement_mutants" in plan.parts else []),
+            mutants, plan.mutant_names() if "statement_mutants" in plan.parts else []),
+        "rerun_cost": _rerun_cost([state.seeds[s] for s in seed_units],
+                                  [state.defects[d.name] for d in done], mutants),
         "meta": {**meta, "profile": plan.profile, "seed": plan.mutation_seed, "claims": plan.claims,
                  "alpha": plan.alpha,
                  "jobs": plan.jobs, "scheduler": plan.scheduler,
@@ -227,6 +231,39 @@ def _document(plan: Plan, state: _State, fingerprint: dict, pending: list[str], 
                                "claims, and decides every claim again"},
     }
     return doc
+
+
+def _rerun_cost(seeds: Sequence[dict], defects: Sequence[DefectOutcome], mutants: Sequence[dict]) -> dict:
+    """Per claim, the trial seconds that a change reaching only that claim's trials runs again.
+
+    Such a change (an edit of the claim's own check, say) reruns the claim's trials in every
+    unit that computed them: each master seed, the control, each planted defect whose run
+    computed them (not those that copied the control's), each of the claim's statement
+    mutants; every other claim's trials are reused and every claim is decided again
+    (:mod:`verification.incremental`).  Summed from the finished units' ``trial_s``; over
+    ``jobs`` workers the wall time is about this over ``jobs``, plus the decisions and the
+    suites.
+
+    Returns
+    -------
+    dict
+        ``by_claim`` (claim id to ``trial_s`` and ``units``, costliest first),
+        ``units_without_times`` (finished units stored without their times: the sums leave
+        them out) and ``what``.
+    """
+    units: list[dict | None] = [entry.get("trial_s") for entry in seeds]
+    units += [outcome.trial_s for outcome in defects]
+    units += [{entry["claim"]: entry["trial_s"] or 0.0} if "trial_s" in entry else None
+              for entry in mutants]
+    totals: dict[str, list[float]] = {}
+    for times in units:
+        for claim, seconds in (times or {}).items():
+            totals.setdefault(claim, []).append(seconds)
+    by_claim = {c: {"trial_s": sum(t), "units": len(t)}
+                for c, t in sorted(totals.items(), key=lambda item: (-sum(item[1]), item[0]))}
+    return {"by_claim": by_claim, "units_without_times": sum(times is None for times in units),
+            "what": "the seconds of a claim's trials summed over the units that computed them: "
+                    "what a change that only this claim's trials reach runs again"}
 
 
 def _stores(plan: Plan) -> Path:
@@ -268,7 +305,7 @@ def _control(plan: Plan, common: dict) -> dict:
     reuse = {c: "reran under the reach recorders: no reach stored for its trials of this code"
              if c in (recorded_now or ()) else note for c, note in clean.reuse.items()}
     entry = {"verdicts": clean.verdicts, "errors": clean.errors, "elapsed_s": time.perf_counter() - start,
-             "reuse": reuse}
+             "reuse": reuse, "trial_s": clean.trial_s}
     if found is not None:
         entry.update(reach=found.hits, reach_recorded_for=recorded_now)
     return entry
@@ -356,7 +393,8 @@ def run_campaign(plan: Plan, out: str | os.PathLike, *, budget_s: float | None =
         elif kind == "seed":
             clean = run_defect(None, plan.claims, seed=int(name), store=store_of(plan, int(name)), **common)
             state.seeds[int(name)] = {"verdicts": clean.verdicts, "errors": clean.errors,
-                                      "elapsed_s": clean.elapsed_s, "reuse": clean.reuse}
+                                      "elapsed_s": clean.elapsed_s, "reuse": clean.reuse,
+                                      "trial_s": clean.trial_s}
         else:
             if control is None:  # once per invocation: the control's trials and reach
                 control = _control_trials(plan, common)

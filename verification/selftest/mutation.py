@@ -62,6 +62,12 @@ class DefectOutcome:
         Claim id to the runner's note on its stored trials (reused, resumed, or why they ran
         again: :mod:`verification.incremental`), or to ``"copied from the control: ..."`` for
         the trials this run copied.
+    trial_s : dict of str to float
+        Claim id to the seconds of its trials in this run's store (and its share of the run's
+        decisions; :attr:`verification.verdicts.Verdict.elapsed_s`), for the claims whose
+        trials this run computed: a change that only a claim's trials reach runs them again.
+        Not for the claims whose trials are the control's; None when not recorded (a unit
+        stored by a version that did not record it).
     """
 
     name: str
@@ -70,6 +76,7 @@ class DefectOutcome:
     elapsed_s: float = 0.0
     copied: list[str] = field(default_factory=list)
     reuse: dict[str, str] = field(default_factory=dict)
+    trial_s: dict[str, float] | None = None
 
     def differing(self) -> list[str]:
         """Claims whose verdict differs from the expected one."""
@@ -142,6 +149,7 @@ class MutationCampaign:
                 "trials_run_for": [c for c in self.claims if c not in outcome.copied],
                 "trials_copied_from_control": outcome.copied,
                 "reuse": outcome.reuse,
+                "trial_s": outcome.trial_s,
             })
         return out
 
@@ -214,10 +222,12 @@ def run_defect(name: str | None, claims: Sequence[str], *, profile: str, seed: i
     kwargs = {"profile": profile, "seed": seed, "jobs": jobs, "scheduler": scheduler,
               "store": store, "quiet": quiet, "defect": defect, "alpha": alpha}
     reuse: dict[str, str] = {}
+    trial_s: dict[str, float] = {}
     try:
         result = runner.run(list(claims), **kwargs)
         verdicts = {o.claim.id: o.verdict.verdict for o in result.outcomes}
         reuse.update(result.meta["reuse"])
+        trial_s.update((o.claim.id, o.verdict.elapsed_s) for o in result.outcomes)
         errors: dict[str, str] = {}
     except Exception:
         verdicts, errors = {}, {}
@@ -228,13 +238,17 @@ def run_defect(name: str | None, claims: Sequence[str], *, profile: str, seed: i
                 result = runner.run([claim_id], **kwargs)
                 verdicts[claim_id] = result.outcomes[0].verdict.verdict
                 reuse.update(result.meta["reuse"])
+                trial_s[claim_id] = result.outcomes[0].verdict.elapsed_s
             except Exception as error:
                 verdicts[claim_id] = ERROR
                 errors[claim_id] = f"{type(error).__name__}: {' '.join(str(error).split())}"[:500]
     # The runner found the copies stored: say where they came from.
     reuse.update({c: "copied from the control: the claim's trials call none of the defect's code"
                   for c in copied_now})
-    return DefectOutcome(name or "control", verdicts, errors, time.perf_counter() - start, copied, reuse)
+    # The copies' time is the control's: a change reaching them runs them there.
+    trial_s = {c: t for c, t in trial_s.items() if c not in copied}
+    return DefectOutcome(name or "control", verdicts, errors, time.perf_counter() - start, copied, reuse,
+                         trial_s)
 
 
 def check_campaign(workdir: str | Path, claims: Sequence[str] | None) -> tuple[Path, list[str]]:

@@ -1027,15 +1027,17 @@ def run_mutant(mutant: StatementMutant, *, seed: int, store: Path,
     -------
     dict
         :meth:`StatementMutant.to_json` with ``verdict``, ``verdict_printed``,
-        ``verdict_corrected``, ``detected``, ``error``, ``elapsed_s`` and ``reuse`` (the
-        runner's note on the stored trials: reused, resumed, or why they ran).
+        ``verdict_corrected``, ``detected``, ``error``, ``elapsed_s``, ``reuse`` (the
+        runner's note on the stored trials: reused, resumed, or why they ran) and ``trial_s``
+        (the claim's trial seconds in the store, :attr:`verification.verdicts.Verdict.
+        elapsed_s`; None when the run raised).
     """
     store = Path(store)
     store.parent.mkdir(parents=True, exist_ok=True)
     expected = catalog.get(mutant.claim).expected
     start = time.perf_counter()
     outcome: dict[str, Any] = {"verdict": ERROR, "verdict_printed": None, "verdict_corrected": None, "error": None,
-               "reuse": None}
+               "reuse": None, "trial_s": None}
     try:
         # Planned before the mutant is planted, as the runner plans the unmodified sizes.
         configs = None if mutant.config is None else {mutant.claim: mutant.check_config()}
@@ -1046,7 +1048,7 @@ def run_mutant(mutant: StatementMutant, *, seed: int, store: Path,
         verdict = result.outcomes[0].verdict
         outcome.update(verdict=verdict.verdict, verdict_printed=verdict.verdict_printed,
                        verdict_corrected=verdict.verdict_corrected,
-                       reuse=result.meta["reuse"].get(mutant.claim))
+                       reuse=result.meta["reuse"].get(mutant.claim), trial_s=verdict.elapsed_s)
     except Exception as error:  # a check that stops is not a check that rejects
         outcome["error"] = f"{type(error).__name__}: {error}"
     detected = rejected(expected, outcome["verdict"], outcome["verdict_printed"],
