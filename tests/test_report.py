@@ -256,9 +256,10 @@ def test_selftest_figures_go_into_the_report_and_the_summary(store, tmp_path):
                {"id": "tests/test_faults.py::test_x", "what": "a full disk", "outcome": "passed",
                 "seconds": 1.5, "message": ""}]},
            "bad_input": None,
-           "rerun_cost": {"by_claim": {"iln.alg2.unbiased": {"trial_s": 90.0, "units": 3}},
+           "rerun_cost": {"by_claim": {"iln.alg2.unbiased": {"trial_s": 90.0, "units": 3, "units_raised": 0},
+                                       "iln.lemma5.tail": {"trial_s": 7.5, "units": 1, "units_raised": 2}},
                           "units_without_times": 1, "what": "w"},
-           "meta": {"claims": ["iln.alg2.unbiased", "iln.lemma5.tail"], "profile": "quick", "jobs": 2}}
+           "meta": {"claims": ["iln.alg2.unbiased", "iln.lemma5.tail"], "profile": "quick"}}
     (tmp_path / "selftest.json").write_text(json.dumps(doc))
     write_report(store, tmp_path)
     summary = json.loads((tmp_path / "summary.json").read_text())["selftest"]
@@ -276,9 +277,9 @@ def test_selftest_figures_go_into_the_report_and_the_summary(store, tmp_path):
     # What a change to one claim runs again, in minutes of trials, on the page and in selftest.md.
     markdown = "\n".join(selftest_section(doc))
     for body in (page, markdown):
-        assert "over 2 workers the wall time is about this over 2; 1 units stored without" in body
-    assert re.search(r"iln\.alg2\.unbiased</td>\s*<td[^>]*>1\.5</td>\s*<td[^>]*>3<", page)
-    assert "| iln.alg2.unbiased | 1.5 | 3 |" in markdown
+        assert "in one process); 1 units stored without their times are left out" in body
+    assert re.search(r"iln\.alg2\.unbiased</td>\s*<td[^>]*>1\.5</td>\s*<td[^>]*>3</td>\s*<td[^>]*>0<", page)
+    assert "| iln.alg2.unbiased | 1.5 | 3 | 0 |\n| iln.lemma5.tail | 0.1 | 1 | 2 |" in markdown
     assert 'href="selftest.html"' in (tmp_path / "index.html").read_text()
     assert "a full disk" not in (tmp_path / "index.html").read_text()
     (tmp_path / "selftest.json").write_text(json.dumps({"coverage": 0.95}))

@@ -11,7 +11,7 @@ import pytest
 from verification import catalog, incremental, runner
 from verification.selftest import campaign, defects, reach, suites
 from verification.selftest import fingerprint as fp
-from verification.selftest.mutation import DefectOutcome
+from verification.selftest.mutation import ERROR, DefectOutcome
 
 pytestmark = pytest.mark.system
 
@@ -34,7 +34,8 @@ def fake_runs(monkeypatch):
 
     def run_defect(name, claims, *, seed, store, **kw):
         calls.append((name, seed))
-        verdict = "violated" if name else "holds_after_correction"
+        # Seed 2's trials raise (a run that uses three seeds is the only one to see it).
+        verdict = "violated" if name else ERROR if seed == 2 else "holds_after_correction"
         # Trial seconds that tell the units apart: 2 under the defect, 1 + seed / 10 without.
         seconds = 2.0 if name else 1.0 + seed / 10
         return DefectOutcome(name or "control", dict.fromkeys(claims, verdict), {}, 0.5,
@@ -78,18 +79,23 @@ def test_rerun_reuses_every_unit_of_the_same_code(tmp_path, fake_runs):
 def test_rerun_cost_sums_each_claims_trial_time_over_the_units_and_survives_a_resume(tmp_path, fake_runs):
     out = tmp_path / "selftest.json"
     first = campaign.run_campaign(_plan(tmp_path, seeds=[0, 1, 2]), out)
-    # The control (seed 0) 1.0, the defect 2.0, seeds 1 and 2 1.1 and 1.2.
-    assert first["rerun_cost"]["by_claim"] == {CLAIM: {"trial_s": pytest.approx(5.3), "units": 4}}
+    # The control (seed 0) 1.0, the defect 2.0, seed 1 1.1; seed 2's trials raised: no time.
+    assert first["rerun_cost"]["by_claim"] == {
+        CLAIM: {"trial_s": pytest.approx(4.1), "units": 3, "units_raised": 1}}
     assert first["rerun_cost"]["units_without_times"] == 0
     again = campaign.run_campaign(_plan(tmp_path, seeds=[0, 1, 2]), out)
     assert len(fake_runs) == 4  # nothing ran again: the times are the stored units'
     assert again["rerun_cost"] == first["rerun_cost"]
+    # A plan of seed 1 alone: the control stored by the plan before is not one of its units.
+    alone = campaign.run_campaign(_plan(tmp_path, seeds=[1], parts=("false_alarms",)), out)
+    assert alone["rerun_cost"]["by_claim"] == {CLAIM: {"trial_s": pytest.approx(1.1), "units": 1, "units_raised": 0}}
     # A document written before the times were recorded: its units are counted as without.
+    campaign.run_campaign(_plan(tmp_path, seeds=[0, 1, 2]), out)
     doc = json.loads(out.read_text())
-    del doc["defects"][0]["trial_s"], doc["false_alarms"]["per_seed"]["2"]["trial_s"]
+    del doc["defects"][0]["trial_s"], doc["false_alarms"]["per_seed"]["1"]["trial_s"]
     out.write_text(json.dumps(doc))
     older = campaign.run_campaign(_plan(tmp_path, seeds=[0, 1, 2]), out)
-    assert older["rerun_cost"]["by_claim"] == {CLAIM: {"trial_s": pytest.approx(2.1), "units": 2}}
+    assert older["rerun_cost"]["by_claim"] == {CLAIM: {"trial_s": pytest.approx(1.0), "units": 1, "units_raised": 1}}
     assert older["rerun_cost"]["units_without_times"] == 2
 
 

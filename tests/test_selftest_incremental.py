@@ -81,8 +81,8 @@ def test_an_edit_reruns_in_every_part_only_the_claims_that_reach_it(tmp_path):
     assert cost["units_without_times"] == 0
     # Hoeffding's claim: two seeds, the Algorithm 2 defect and its mutant; the RKS claim: two
     # seeds and its mutant.
-    assert {c: e["units"] for c, e in cost["by_claim"].items()} == {
-        "iln.alg2.unbiased": 3, "iln.lemma4.hoeffding": 4, "rks.lemma2.risk_approximation": 3}
+    assert {c: (e["units"], e["units_raised"]) for c, e in cost["by_claim"].items()} == {
+        "iln.alg2.unbiased": (3, 0), "iln.lemma4.hoeffding": (4, 0), "rks.lemma2.risk_approximation": (3, 0)}
     assert all(e["trial_s"] > 0 for e in cost["by_claim"].values())
 
     edit(root, *EDIT)  # Algorithm 2's check_m, written differently: no verdict may move
@@ -104,6 +104,12 @@ def test_an_edit_reruns_in_every_part_only_the_claims_that_reach_it(tmp_path):
     for entries in again["statement_mutants"]["by_claim"].values():
         for e in entries:
             assert e["reuse"].startswith("reran") is MUTANTS[e["name"]], e
+    # The cost counts the trials each verdict used, reused ones too: the claim the edit does
+    # not reach keeps its figure to the last bit, the others' are their new trials' times.
+    before, after = cost["by_claim"], again["rerun_cost"]["by_claim"]
+    assert after["rks.lemma2.risk_approximation"] == before["rks.lemma2.risk_approximation"]
+    assert {c: e["units"] for c, e in after.items()} == {c: e["units"] for c, e in before.items()}
+    assert all(after[c]["trial_s"] != before[c]["trial_s"] for c in REACHING)
 
     # From scratch on the edited code: the same verdicts in every part.
     fresh = _campaign(root, tmp_path / "fresh-work", tmp_path / "fresh.json")

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from verification import catalog, incremental, rules, trials
 from verification.catalog import Claim
@@ -440,7 +440,7 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
     Path(store).parent.mkdir(parents=True, exist_ok=True)
     with (Store(store, created_by=versions()["iln-verify"]) as db, db.run_lock(), _planted(defect),
           trials.one_library_thread()):
-        meta = {"seed": seed, "profile": profile, "versions": versions(), "git_revision": git_revision(),
+        meta: dict[str, Any] = {"seed": seed, "profile": profile, "versions": versions(), "git_revision": git_revision(),
                 "started": started.isoformat(timespec="seconds"), "jobs": jobs, "scheduler": scheduler,
                 "alpha": alpha, "claims": claim_ids, **({"defect": defect_name} if defect_name else {}),
                 **({"data": data} if data else {}), **({"configs": configs_given} if configs_given else {}),
@@ -523,6 +523,9 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                 raise RuntimeError(f"claim {c.id}: the store holds {len(rows)} of {n} trials after the run")
             records[c.id] = [rows[i].record for i in range(n)]
             elapsed[c.id] = sum(rows[i].elapsed_s for i in range(n))
+        # Each decided claim's trial seconds alone (the verdicts' elapsed_s add a share of the
+        # decisions): what a change reaching only its trials runs again.
+        meta["trial_s"] = dict(elapsed)
         decide_start = time.perf_counter()
         with trials.one_library_thread():  # again: the libraries the trials loaded too
             verdicts = {**_decide(decided, records, configs, alpha, seed, profile), **failed}

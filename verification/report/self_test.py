@@ -263,15 +263,16 @@ def _rerun_costs(doc: Mapping) -> list[Table]:
     cost = doc.get("rerun_cost")
     if not cost or not cost.get("by_claim"):
         return []
-    jobs = doc.get("meta", {}).get("jobs")
     left_out = cost.get("units_without_times", 0)
-    title = ("what a change to one claim runs again: the seconds of the claim's trials over the "
-             "units that computed them (each seed, the control, the defects its trials reach, its "
-             "statement mutants); the other claims' trials are reused and every claim is decided "
-             "again" + (f"; over {jobs} workers the wall time is about this over {jobs}" if jobs else "")
+    title = ("what a change to one claim runs again: the minutes of the claim's trials over the "
+             "units of this document that hold them (each seed, the control, the defects its trials "
+             "reach, its statement mutants); the other claims' trials are reused. On top come the "
+             "decisions of every claim and the suites; the wall time depends on what runs side by "
+             "side (a seed's or a defect's trials over the campaign's workers, the control's under "
+             "the reach recorders and a mutant's in one process)"
              + (f"; {left_out} units stored without their times are left out" if left_out else ""))
-    return [Table(title, ("claim", "trial time (min)", "units"),
-                  tuple((claim, f"{e['trial_s'] / 60:.1f}", str(e["units"]))
+    return [Table(title, ("claim", "trial time (min)", "units", "units where its trials raised (not timed)"),
+                  tuple((claim, f"{e['trial_s'] / 60:.1f}", str(e["units"]), str(e.get("units_raised", 0)))
                         for claim, e in cost["by_claim"].items()))]
 
 

@@ -42,7 +42,7 @@ from verification.selftest import reach, statements, suites
 from verification.selftest.defects import Defect
 from verification.selftest.false_alarms import FalseAlarms, differing_verdicts
 from verification.selftest.fingerprint import code_fingerprint
-from verification.selftest.mutation import DefectOutcome, MutationCampaign, run_defect
+from verification.selftest.mutation import ERROR, DefectOutcome, MutationCampaign, run_defect
 
 __all__ = ["PARTS", "Plan", "defect_store", "load_previous", "mutant_store", "run_campaign", "store_of", "write"]
 
@@ -181,14 +181,16 @@ def write(out: Path, doc: dict) -> None:
 
 def _document(plan: Plan, state: _State, fingerprint: dict, pending: list[str], meta: dict) -> dict:
     known = catalog.load()
-    done = [d for d in plan.defects if d.name in state.defects]
+    # Only a plan that runs defects reports them (a defect stored by an earlier plan is not
+    # one of this plan's units).
+    done = [d for d in plan.defects if d.name in state.defects] if plan.runs_defects else []
     control = state.seeds.get(plan.mutation_seed)
     planned = plan.seeds if "false_alarms" in plan.parts else []
     finished = [s for s in planned if s in state.seeds]
     per_seed = {s: state.seeds[s]["verdicts"] for s in finished}
     mutants = [state.mutants[n] for n in plan.mutant_names() if n in state.mutants]
-    # The control is a seed of the false alarms, or a unit of its own without them.
-    seed_units = sorted({*finished, *([plan.mutation_seed] if control else [])})
+    # The control is a seed of the false alarms, or a unit of its own when only defects run.
+    seed_units = sorted({*finished, *([plan.mutation_seed] if control and plan.runs_defects else [])})
     alarms = FalseAlarms(finished, plan.claims, differing_verdicts(per_seed), plan.profile,
                          sum(state.seeds[s]["elapsed_s"] for s in finished), alpha=plan.alpha)
     campaign = MutationCampaign(done, [state.defects[d.name] for d in done],
@@ -237,33 +239,41 @@ def _rerun_cost(seeds: Sequence[dict], defects: Sequence[DefectOutcome], mutants
     """Per claim, the trial seconds that a change reaching only that claim's trials runs again.
 
     Such a change (an edit of the claim's own check, say) reruns the claim's trials in every
-    unit that computed them: each master seed, the control, each planted defect whose run
-    computed them (not those that copied the control's), each of the claim's statement
-    mutants; every other claim's trials are reused and every claim is decided again
-    (:mod:`verification.incremental`).  Summed from the finished units' ``trial_s``; over
-    ``jobs`` workers the wall time is about this over ``jobs``, plus the decisions and the
-    suites.
+    unit of this document that holds them as its own: each master seed, the control, each
+    planted defect whose run computed them (not those that copied the control's), each of the
+    claim's statement mutants.  Every other claim's trials are reused, and every claim is
+    decided again (:mod:`verification.incremental`).  Summed from the finished units'
+    ``trial_s``.  Not in the sums: the decisions and the suites, which any change runs again;
+    the units where the claim's trials raised (counted apart: a rerun runs them again, for a
+    time not recorded); another document's units (the type I campaign writes its own).  The
+    wall time depends on what runs side by side: a seed's and a defect's trials over the
+    campaign's workers, the control's under the reach recorders and a mutant's in one process.
 
     Returns
     -------
     dict
-        ``by_claim`` (claim id to ``trial_s`` and ``units``, costliest first),
-        ``units_without_times`` (finished units stored without their times: the sums leave
-        them out) and ``what``.
+        ``by_claim`` (claim id to ``trial_s``, ``units`` and ``units_raised``, costliest
+        first), ``units_without_times`` (finished units stored without their times: the sums
+        leave them out) and ``what``.
     """
-    units: list[dict | None] = [entry.get("trial_s") for entry in seeds]
-    units += [outcome.trial_s for outcome in defects]
-    units += [{entry["claim"]: entry["trial_s"] or 0.0} if "trial_s" in entry else None
-              for entry in mutants]
-    totals: dict[str, list[float]] = {}
-    for times in units:
+    units: list[tuple[dict | None, list[str]]] = [
+        (entry.get("trial_s"), [c for c, v in entry["verdicts"].items() if v == ERROR]) for entry in seeds]
+    units += [(outcome.trial_s, [c for c, v in outcome.verdicts.items() if v == ERROR]) for outcome in defects]
+    units += [(None if entry.get("trial_s") is None else {entry["claim"]: entry["trial_s"]},
+               [entry["claim"]] if entry["verdict"] == ERROR else []) for entry in mutants]
+    by_claim: dict[str, dict] = {}
+    for times, raised in units:
         for claim, seconds in (times or {}).items():
-            totals.setdefault(claim, []).append(seconds)
-    by_claim = {c: {"trial_s": sum(t), "units": len(t)}
-                for c, t in sorted(totals.items(), key=lambda item: (-sum(item[1]), item[0]))}
-    return {"by_claim": by_claim, "units_without_times": sum(times is None for times in units),
-            "what": "the seconds of a claim's trials summed over the units that computed them: "
-                    "what a change that only this claim's trials reach runs again"}
+            if claim not in raised:
+                entry = by_claim.setdefault(claim, {"trial_s": 0.0, "units": 0, "units_raised": 0})
+                entry.update(trial_s=entry["trial_s"] + seconds, units=entry["units"] + 1)
+        for claim in raised:
+            by_claim.setdefault(claim, {"trial_s": 0.0, "units": 0, "units_raised": 0})["units_raised"] += 1
+    return {"by_claim": dict(sorted(by_claim.items(), key=lambda item: (-item[1]["trial_s"], item[0]))),
+            "units_without_times": sum(times is None and not raised for times, raised in units),
+            "what": "the seconds of a claim's trials summed over the units of this document that "
+                    "hold them as their own: what a change that only this claim's trials reach runs "
+                    "again, besides the decisions and the suites"}
 
 
 def _stores(plan: Plan) -> Path:

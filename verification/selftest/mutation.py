@@ -63,11 +63,12 @@ class DefectOutcome:
         again: :mod:`verification.incremental`), or to ``"copied from the control: ..."`` for
         the trials this run copied.
     trial_s : dict of str to float
-        Claim id to the seconds of its trials in this run's store (and its share of the run's
-        decisions; :attr:`verification.verdicts.Verdict.elapsed_s`), for the claims whose
-        trials this run computed: a change that only a claim's trials reach runs them again.
-        Not for the claims whose trials are the control's; None when not recorded (a unit
-        stored by a version that did not record it).
+        Claim id to the seconds of the trials its verdict used, in this run's store (the
+        runner's ``meta["trial_s"]``; computed by this run or an earlier one), for the claims
+        whose trials this run's store holds as its own: a change that only a claim's trials
+        reach runs them again.  Not for the claims whose trials are the control's, nor for
+        those whose trials raised (:data:`ERROR`); None when not recorded (a unit stored by a
+        version that did not record it).
     """
 
     name: str
@@ -227,7 +228,7 @@ def run_defect(name: str | None, claims: Sequence[str], *, profile: str, seed: i
         result = runner.run(list(claims), **kwargs)
         verdicts = {o.claim.id: o.verdict.verdict for o in result.outcomes}
         reuse.update(result.meta["reuse"])
-        trial_s.update((o.claim.id, o.verdict.elapsed_s) for o in result.outcomes)
+        trial_s.update(result.meta["trial_s"])
         errors: dict[str, str] = {}
     except Exception:
         verdicts, errors = {}, {}
@@ -238,7 +239,7 @@ def run_defect(name: str | None, claims: Sequence[str], *, profile: str, seed: i
                 result = runner.run([claim_id], **kwargs)
                 verdicts[claim_id] = result.outcomes[0].verdict.verdict
                 reuse.update(result.meta["reuse"])
-                trial_s[claim_id] = result.outcomes[0].verdict.elapsed_s
+                trial_s.update(result.meta["trial_s"])
             except Exception as error:
                 verdicts[claim_id] = ERROR
                 errors[claim_id] = f"{type(error).__name__}: {' '.join(str(error).split())}"[:500]

@@ -1029,8 +1029,8 @@ def run_mutant(mutant: StatementMutant, *, seed: int, store: Path,
         :meth:`StatementMutant.to_json` with ``verdict``, ``verdict_printed``,
         ``verdict_corrected``, ``detected``, ``error``, ``elapsed_s``, ``reuse`` (the
         runner's note on the stored trials: reused, resumed, or why they ran) and ``trial_s``
-        (the claim's trial seconds in the store, :attr:`verification.verdicts.Verdict.
-        elapsed_s`; None when the run raised).
+        (the seconds of the trials the verdict used, the runner's ``meta["trial_s"]``; None
+        when the run or the claim's trials raised).
     """
     store = Path(store)
     store.parent.mkdir(parents=True, exist_ok=True)
@@ -1048,7 +1048,8 @@ def run_mutant(mutant: StatementMutant, *, seed: int, store: Path,
         verdict = result.outcomes[0].verdict
         outcome.update(verdict=verdict.verdict, verdict_printed=verdict.verdict_printed,
                        verdict_corrected=verdict.verdict_corrected,
-                       reuse=result.meta["reuse"].get(mutant.claim), trial_s=verdict.elapsed_s)
+                       reuse=result.meta["reuse"].get(mutant.claim),
+                       trial_s=result.meta["trial_s"].get(mutant.claim))
     except Exception as error:  # a check that stops is not a check that rejects
         outcome["error"] = f"{type(error).__name__}: {error}"
     detected = rejected(expected, outcome["verdict"], outcome["verdict_printed"],
