@@ -458,10 +458,11 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                     for k in range(0, len(indices), BATCH_SIZE)]
 
         tasks, stored, sequential = [], {}, {}
+        loaded: dict[str, dict] = {}
         for c in claims:
             if c.id in failed:
                 continue
-            have = db.existing_trials(seed, profile, c.id, keys[c.id].trial_key)
+            have = loaded[c.id] = db.existing_trials(seed, profile, c.id, keys[c.id].trial_key)
             stored[c.id] = len(have)
             if configs[c.id].get(SEQUENTIAL):
                 state = _Sequential(c, configs[c.id], int(configs[c.id][SEQUENTIAL]), configs[c.id]["n_trials"],
@@ -517,7 +518,10 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
         records, elapsed = {}, {}
         decided = [c for c in claims if c.id not in failed]
         for c in decided:
-            rows = db.existing_trials(seed, profile, c.id, keys[c.id].trial_key)
+            # Read again only if this run added trials (it holds the store's run lock): decoding
+            # the records is a quarter of a run that decides stored trials only.
+            rows = (loaded[c.id] if done[c.id] == stored[c.id]
+                    else db.existing_trials(seed, profile, c.id, keys[c.id].trial_key))
             n = used[c.id]
             if not set(range(n)) <= set(rows):
                 raise RuntimeError(f"claim {c.id}: the store holds {len(rows)} of {n} trials after the run")

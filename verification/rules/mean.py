@@ -97,6 +97,12 @@ def _one_sided_width(n: int, span: float, variance: float, tail: float) -> float
     return min(hoeffding, bernstein)
 
 
+def _truncated_moments(values, upper: float) -> tuple[int, float, float]:
+    """``n``, mean and unbiased variance (0 for one value) of ``min(X, upper)``."""
+    x = np.minimum(np.asarray(values, dtype=np.float64), upper)
+    return x.size, float(x.mean()), float(x.var(ddof=1)) if x.size > 1 else 0.0
+
+
 def lower_confidence(values, lower: float, upper: float, tail: float) -> float:
     """A lower confidence bound of the mean of iid ``X`` in ``[lower, upper]``, missing with
     probability at most ``tail`` for every such law and every ``n``; ``-inf`` when a range
@@ -104,8 +110,8 @@ def lower_confidence(values, lower: float, upper: float, tail: float) -> float:
     truncation only lowers the mean)."""
     if not (math.isfinite(lower) and math.isfinite(upper)):
         return -math.inf
-    x = np.minimum(np.asarray(values, dtype=np.float64), upper)
-    return float(x.mean()) - _one_sided_width(x.size, upper - lower, float(x.var(ddof=1)) if x.size > 1 else 0.0, tail)
+    n, mean, variance = _truncated_moments(values, upper)
+    return mean - _one_sided_width(n, upper - lower, variance, tail)
 
 
 def upper_confidence(values, lower: float, upper: float, tail: float) -> float:
@@ -116,14 +122,23 @@ def upper_confidence(values, lower: float, upper: float, tail: float) -> float:
 def violation_pvalue(values, lower: float, cap: float, bound: float) -> float:
     """The smallest tail at which :func:`lower_confidence` exceeds ``bound`` (1 if none):
     the p-value of the test that decides the point's violation."""
-    if lower_confidence(values, lower, cap, 1.0 - 1e-12) <= bound:
+    if not (math.isfinite(lower) and math.isfinite(cap)):
+        return 1.0  # no lower confidence bound exceeds anything
+    # The moments once, not at each of the 62 tails below (the same numbers as
+    # lower_confidence's: a third of the time of deciding a quick seed's stored trials).
+    n, mean, variance = _truncated_moments(values, cap)
+
+    def exceeds(tail: float) -> bool:
+        return mean - _one_sided_width(n, cap - lower, variance, tail) > bound
+
+    if not exceeds(1.0 - 1e-12):
         return 1.0
     lo, hi = -300.0, 0.0
-    if lower_confidence(values, lower, cap, 10.0**lo) > bound:
+    if exceeds(10.0**lo):
         return 0.0
     for _ in range(60):  # bisection in log10(tail): the bound rises with the tail
         mid = (lo + hi) / 2
-        lo, hi = (lo, mid) if lower_confidence(values, lower, cap, 10.0**mid) > bound else (mid, hi)
+        lo, hi = (lo, mid) if exceeds(10.0**mid) else (mid, hi)
     return 10.0**hi
 
 

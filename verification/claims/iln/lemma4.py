@@ -47,8 +47,9 @@ def hoeffding_point(point, records) -> rules.TailPoint:
     against the printed tail of eq. (19) and the two-sided Hoeffding tail."""
     inst = estimator_instance(point["instance"])
     eps = point["eps_rel"] * inst.alpha_l1
+    key = _grid_key(point)
     return rules.TailPoint.from_hits(
-        _grid_key(point), [r[_grid_key(point)] for r in records],
+        key, [r[key] for r in records],
         printed=float(theory.hoeffding_tail_printed(point["m"], eps, inst.alpha_l1)),
         corrected=float(theory.hoeffding_tail_corrected(point["m"], eps, inst.alpha_l1)),
         instance={**point, "description": ESTIMATOR_INSTANCES[point["instance"]]})
