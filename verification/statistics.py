@@ -40,7 +40,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-import statsmodels.api as sm
 from numpy.typing import ArrayLike, NDArray
 from scipy import optimize, special, stats
 
@@ -836,8 +835,13 @@ def loglog_fit(
     n_seeds, n_sizes = value_array.shape
     x = np.log(size_array)
     y = np.log(value_array)
-    design = sm.add_constant(np.tile(x, n_seeds))
-    fit = sm.OLS(y.ravel(), design).fit()
+    # Imported here: statsmodels takes about 2 s to import, which every process importing the
+    # rules (each trial worker, each CLI command) would pay for this one fit.
+    from statsmodels.regression.linear_model import OLS
+    from statsmodels.tools.tools import add_constant
+
+    design = add_constant(np.tile(x, n_seeds))
+    fit = OLS(y.ravel(), design).fit()
     conf = np.asarray(fit.conf_int(alpha=1.0 - level))
     # statsmodels divides by the centred total sum of squares, zero when every value is equal;
     # a constant is then fitted exactly.
