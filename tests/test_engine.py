@@ -300,3 +300,40 @@ def test_list_show_and_report(tmp_path, capsys):
     assert CLAIMS[0] in text
     assert "Errata ledger" in text
     assert cli.main(["report", "--store", str(tmp_path / "missing.sqlite")]) == 2
+
+
+def test_holm_decides_again_only_the_claims_whose_level_moved():
+    """A claim that Holm's step-down does not reject (or ranks first) is decided at alpha / m,
+    the level of the first decision: that decision is reused, and the verdicts are those of
+    deciding every claim again at its level.  A decision that raises leaves m below the number
+    of claims, so every member is decided again."""
+    from types import SimpleNamespace
+
+    from verification import rules
+
+    calls: list[str] = []
+
+    def claim(claim_id, k, n=200, printed=0.1):
+        def decide(records, config, alpha):
+            calls.append(claim_id)
+            if k is None:
+                raise RuntimeError("a decision that raises")
+            point = rules.TailPoint.from_hits("p", [i < k for i in range(n)], printed=printed)
+            return rules.probability_bound(claim_id, [point], alpha)
+        return SimpleNamespace(id=claim_id, decide=decide)
+
+    # p-values: "strong" ranks first, "moderate" second and is rejected, "holds" is not.
+    members = [claim("strong", 80), claim("moderate", 38), claim("holds", 10)]
+    alpha = 0.05
+    raises = claim("raises", None)
+    for claims, again in ((members, {"moderate"}), ([*members, raises], {"strong", "moderate", "holds"})):
+        calls.clear()
+        empty = {c.id: [] for c in claims}
+        verdicts = runner._decide(claims, empty, {key: {} for key in empty}, alpha)
+        decided_twice = {c for c in empty if calls.count(c) == 2}
+        assert decided_twice == again, calls
+        family = rules.holm_family([verdicts[c.id].pvalue for c in members], alpha)
+        assert family.reject == (True, True, False)
+        for i, c in enumerate(members):  # the verdict at the claim's own level
+            assert verdicts[c.id].verdict == c.decide([], {}, family.levels[i]).verdict
+        assert verdicts.get("raises") is None or verdicts["raises"].verdict == "error"

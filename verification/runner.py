@@ -338,8 +338,8 @@ def _decide(claims: list[Claim], records: dict[str, list[dict]], configs: dict[s
     rule whose p-value disagrees with its decision) is made inconclusive, with the reason.
     Claims whose decision raises get an ``error`` verdict and are not part of the family.
     """
-    first = {c.id: _decide_one(c, records[c.id], configs[c.id], alpha / len(claims), seed, profile)
-             for c in claims}
+    first_level = alpha / len(claims)
+    first = {c.id: _decide_one(c, records[c.id], configs[c.id], first_level, seed, profile) for c in claims}
     members = [c for c in claims if first[c.id].verdict != ERROR]
     out = {c.id: first[c.id] for c in claims if first[c.id].verdict == ERROR}
     if not members:
@@ -347,7 +347,11 @@ def _decide(claims: list[Claim], records: dict[str, list[dict]], configs: dict[s
     pvalues = [first[c.id].pvalue if 0.0 <= first[c.id].pvalue <= 1.0 else 1.0 for c in members]
     family = rules.holm_family(pvalues, alpha)
     for i, c in enumerate(members):
-        v = _decide_one(c, records[c.id], configs[c.id], family.levels[i], seed, profile)
+        # Holm's level of a claim it does not reject (and of the first rank) is alpha / m, the
+        # first decision's level when no decision raised: a decision is a function of its
+        # records, configuration and level, so that one serves (half the deciding time).
+        v = (first[c.id] if family.levels[i] == first_level
+             else _decide_one(c, records[c.id], configs[c.id], family.levels[i], seed, profile))
         if v.verdict in (VIOLATED, HOLDS_AFTER_CORRECTION) and not family.reject[i]:
             v = replace(v, verdict=INCONCLUSIVE, details={
                 **v.details, "reason": f"the printed violation is not rejected by Holm's step-down "
