@@ -466,7 +466,7 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
         for c in claims:
             if c.id in failed:
                 continue
-            have = loaded[c.id] = db.existing_trials(seed, profile, c.id, keys[c.id].trial_key)
+            have = db.existing_trials(seed, profile, c.id, keys[c.id].trial_key)
             stored[c.id] = len(have)
             if configs[c.id].get(SEQUENTIAL):
                 state = _Sequential(c, configs[c.id], int(configs[c.id][SEQUENTIAL]), configs[c.id]["n_trials"],
@@ -476,6 +476,8 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                 continue
             missing = [i for i in range(configs[c.id]["n_trials"]) if i not in have]
             tasks += tasks_of(c.id, missing)
+            if not missing:  # kept for its decision (a claim with trials to run is read again)
+                loaded[c.id] = have
         meta["reuse"] = _reuse_notes(keys, stored, {c: configs[c]["n_trials"] for c in keys})
         incremental.save_new_states(db, keys.values())
         run_id = db.start_run(meta)
@@ -522,10 +524,12 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
         records, elapsed = {}, {}
         decided = [c for c in claims if c.id not in failed]
         for c in decided:
-            # Read again only if this run added trials (it holds the store's run lock): decoding
-            # the records is a quarter of a run that decides stored trials only.
-            rows = (loaded[c.id] if done[c.id] == stored[c.id]
-                    else db.existing_trials(seed, profile, c.id, keys[c.id].trial_key))
+            # The planning read serves when this run added no trial (the runner's store lock
+            # keeps other runs out): decoding the records twice was a quarter of a run that
+            # decides stored trials only.
+            rows = loaded.pop(c.id, None)
+            if rows is None or done[c.id] != stored[c.id]:
+                rows = db.existing_trials(seed, profile, c.id, keys[c.id].trial_key)
             n = used[c.id]
             if not set(range(n)) <= set(rows):
                 raise RuntimeError(f"claim {c.id}: the store holds {len(rows)} of {n} trials after the run")

@@ -798,7 +798,7 @@ def loglog_fit(
     -------
     RateFit
         The OLS fit of ``log(value)`` on ``log(size)`` over all ``n_seeds * S`` points
-        (``statsmodels.api.OLS``), its interval for the slope (``conf_int(alpha=1 - level)``,
+        (``statsmodels.regression.linear_model.OLS``), its interval for the slope (``conf_int(alpha=1 - level)``,
         which assumes independent normal errors), and a BCa bootstrap interval that resamples
         whole seeds and refits.
 
