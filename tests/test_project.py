@@ -39,6 +39,14 @@ def test_lint_passes(check):
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.parametrize("module", ["verification", "verification.cli"])
+def test_the_command_line_runs_as_a_module(module):
+    """``python -m verification.cli`` once exited 0 having done nothing (no main guard)."""
+    result = subprocess.run([sys.executable, "-m", module, "list"], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "iln.alg2.unbiased" in result.stdout
+
+
 def test_demo_prints_regret_against_the_bound(capsys):
     figures = demo.run(T=20, D=30, B=1.0, seed=0)
     out = capsys.readouterr().out

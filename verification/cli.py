@@ -329,3 +329,7 @@ def main(argv=None) -> int:
         print("iln-verify: interrupted; finished trials are in the store and a new run resumes them",
               file=sys.stderr)
         return 130
+
+
+if __name__ == "__main__":  # python -m verification.cli, as python -m verification
+    sys.exit(main())
