@@ -33,6 +33,7 @@ import datetime as _dt
 import json
 import os
 import time
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -259,18 +260,20 @@ def _rerun_cost(seeds: Sequence[dict], defects: Sequence[DefectOutcome], mutants
     units: list[tuple[dict | None, list[str]]] = [
         (entry.get("trial_s"), [c for c, v in entry["verdicts"].items() if v == ERROR]) for entry in seeds]
     units += [(outcome.trial_s, [c for c, v in outcome.verdicts.items() if v == ERROR]) for outcome in defects]
-    units += [(None if entry.get("trial_s") is None else {entry["claim"]: entry["trial_s"]},
+    # A mutant whose run raised recorded None under its key: no time, but not an older unit.
+    units += [(None if "trial_s" not in entry else {} if entry["trial_s"] is None
+               else {entry["claim"]: entry["trial_s"]},
                [entry["claim"]] if entry["verdict"] == ERROR else []) for entry in mutants]
-    by_claim: dict[str, dict] = {}
+    by_claim: defaultdict[str, dict] = defaultdict(lambda: {"trial_s": 0.0, "units": 0, "units_raised": 0})
     for times, raised in units:
         for claim, seconds in (times or {}).items():
             if claim not in raised:
-                entry = by_claim.setdefault(claim, {"trial_s": 0.0, "units": 0, "units_raised": 0})
-                entry.update(trial_s=entry["trial_s"] + seconds, units=entry["units"] + 1)
+                by_claim[claim]["trial_s"] += seconds
+                by_claim[claim]["units"] += 1
         for claim in raised:
-            by_claim.setdefault(claim, {"trial_s": 0.0, "units": 0, "units_raised": 0})["units_raised"] += 1
+            by_claim[claim]["units_raised"] += 1
     return {"by_claim": dict(sorted(by_claim.items(), key=lambda item: (-item[1]["trial_s"], item[0]))),
-            "units_without_times": sum(times is None and not raised for times, raised in units),
+            "units_without_times": sum(times is None for times, _ in units),
             "what": "the seconds of a claim's trials summed over the units of this document that "
                     "hold them as their own: what a change that only this claim's trials reach runs "
                     "again, besides the decisions and the suites"}
