@@ -226,26 +226,34 @@ def _rows(path: Path, tables=("trials", "verdicts", "runs")) -> dict[str, list]:
         return {t: conn.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall() for t in tables}
 
 
-def _as_version_1(path: Path) -> None:
-    """Turn a store into one written by schema version 1 (no code states)."""
+#: the tables each older schema version lacks.
+_LACKS = {1: ("code_states", "reach", "decisions"), 2: ("decisions",)}
+
+
+def _as_version(path: Path, version: int) -> None:
+    """Turn a store into one written by an older schema version (1: no code states; 2: no
+    decisions)."""
     with contextlib.closing(sqlite3.connect(path)) as conn:
-        conn.execute("DROP TABLE code_states")
-        conn.execute("DROP TABLE reach")
-        conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
-        conn.execute("PRAGMA user_version = 1")
+        for table in _LACKS[version]:
+            conn.execute(f"DROP TABLE {table}")
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(version),))
+        conn.execute(f"PRAGMA user_version = {version}")
         conn.commit()
 
 
-def test_a_version_1_store_is_migrated_and_keeps_every_row(tmp_path):
+@pytest.mark.parametrize("version", sorted(_LACKS))
+def test_an_older_store_is_migrated_and_keeps_every_row(tmp_path, version):
     path = tmp_path / "s.sqlite"
     with Store(path, created_by="0.1.0") as store:
         store.add_trials(*KEY, [(i, {"v": i}, 0.1) for i in range(3)])
         store.save_verdict(7, "smoke", KEY[2], {"verdict": "holds"})
         store.finish_run(store.start_run({"seed": 7, "profile": "smoke"}), {})
-    _as_version_1(path)
+    _as_version(path, version)
     before = _rows(path)
     with Store(path) as store:
-        assert store.code_states(KEY[2]) == []
+        assert store.decisions(KEY[2], "h", "r", "0.1") == []
+        if version == 1:
+            assert store.code_states(KEY[2]) == []
         assert store.existing_trials(*KEY)[2].record == {"v": 2}
         assert store.created_by == "0.1.0"
     assert _rows(path) == before
@@ -253,7 +261,7 @@ def test_a_version_1_store_is_migrated_and_keeps_every_row(tmp_path):
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         meta = dict(conn.execute("SELECT key, value FROM meta"))
     assert meta["schema_version"] == str(SCHEMA_VERSION)
-    assert "migrated_from_1" in meta
+    assert f"migrated_from_{version}" in meta
 
 
 def test_a_reader_leaves_a_version_1_store_byte_for_byte_as_it_was(tmp_path):
@@ -262,7 +270,7 @@ def test_a_reader_leaves_a_version_1_store_byte_for_byte_as_it_was(tmp_path):
     path = tmp_path / "s.sqlite"
     with Store(path, created_by="0.1.0") as store:
         store.save_verdict(7, "smoke", KEY[2], {"verdict": "holds"})
-    _as_version_1(path)
+    _as_version(path, 1)
     with contextlib.closing(sqlite3.connect(path)) as conn:
         conn.execute("PRAGMA journal_mode=DELETE")  # a committed copy has no WAL beside it
     before = path.read_bytes()

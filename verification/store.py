@@ -29,11 +29,18 @@ package versions.  The ``reach`` table gathers, batch by batch and in the batch'
 the functions the trials of a key were traced running (:mod:`verification.reach`; the trace of
 a batch's first trial stands for the batch), and how many stored trials lie in traced batches.
 
+Decisions.  The ``decisions`` table keeps each verdict a claim's decision returned, under its
+configuration hash, the digest of the records it decided (:meth:`Store.records_digest`), its
+level, and the code the decision ran (:mod:`verification.stored_decisions`), so that a run whose
+trials are all stored decides again only the claims whose records, level or decision code
+changed.
+
 Schema version.  :data:`SCHEMA_VERSION` is written into the file (``PRAGMA user_version`` and the
-``meta`` table).  A store of version 1 (before code states) is migrated when opened: the two
-tables are added in one transaction and nothing stored is changed; its trials, stored under
-configuration hashes that name no code, are kept but not reused, since the code that computed
-them is unknown.  A file of any other version is refused with :class:`IncompatibleStoreError`
+``meta`` table).  A store of an older version is migrated when opened: the tables it lacks are
+added in one transaction and nothing stored is changed.  The trials of a version 1 store
+(before code states), stored under configuration hashes that name no code, are kept but not
+reused, since the code that computed them is unknown; a version 2 store (before decisions)
+decides its claims again once.  A file of any other version is refused with :class:`IncompatibleStoreError`
 after a read-only look and left as it was.
 
 Run lock.  One run at a time writes a store: :meth:`Store.run_lock` takes an exclusive
@@ -57,6 +64,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import json
 import math
 import numbers
@@ -73,16 +81,18 @@ __all__ = [
     "CodeState",
     "CorruptStoreError",
     "IncompatibleStoreError",
+    "RecordsDigest",
     "RunRow",
     "Store",
     "StoreError",
     "StoreLockedError",
+    "StoredDecision",
     "TrialRow",
     "VerdictRow",
 ]
 
-#: version of the file layout; version 1 is migrated when opened, any other is refused.
-SCHEMA_VERSION = 2
+#: version of the file layout; versions 1 and 2 are migrated when opened, any other is refused.
+SCHEMA_VERSION = 3
 #: how long a statement waits for another connection's write lock before failing.
 BUSY_TIMEOUT_S = 30.0
 
@@ -151,8 +161,24 @@ _CODE_SCHEMA = (
         PRIMARY KEY (seed, profile, claim_id, trial_key)
     )""",
 )
-#: the versions a store is migrated from, to :data:`SCHEMA_VERSION`.
-MIGRATED_VERSIONS = (1,)
+#: the table version 3 added: the verdicts decisions returned, by what they depend on.
+_DECISION_SCHEMA = (
+    """CREATE TABLE decisions (
+        claim_id TEXT NOT NULL,
+        config_hash TEXT NOT NULL,
+        records TEXT NOT NULL,
+        level TEXT NOT NULL,
+        code_id TEXT NOT NULL,
+        units TEXT NOT NULL,
+        versions TEXT NOT NULL,
+        verdict TEXT NOT NULL,
+        save_seq INTEGER NOT NULL,
+        PRIMARY KEY (claim_id, config_hash, records, level, code_id)
+    )""",
+)
+#: the versions a store is migrated from, to :data:`SCHEMA_VERSION`, and the tables each lacks.
+_ADDED_SINCE = {1: (*_CODE_SCHEMA, *_DECISION_SCHEMA), 2: _DECISION_SCHEMA}
+MIGRATED_VERSIONS = tuple(_ADDED_SINCE)
 
 
 class StoreError(Exception):
@@ -223,6 +249,57 @@ class CodeState:
     units: dict[str, str]
     versions: dict[str, str]
     traced: bool
+
+
+@dataclass(frozen=True)
+class RecordsDigest:
+    """What identifies the first ``count`` stored trials of a key, read without decoding them.
+
+    Attributes
+    ----------
+    count : int
+        How many of the trials ``0 .. n - 1`` asked for are stored.
+    digest : str
+        SHA-256 of their indices and stored records, in index order.
+    elapsed_s : float
+        Their summed seconds.
+    """
+
+    count: int
+    digest: str
+    elapsed_s: float
+
+
+@dataclass(frozen=True)
+class StoredDecision:
+    """A verdict a claim's decision returned, and what it was computed from.
+
+    Attributes
+    ----------
+    claim_id : str
+    config_hash : str
+        The configuration's hash (with a planted change's identity, as the trials').
+    records : str
+        :attr:`RecordsDigest.digest` of the records decided.
+    level : str
+        The level decided at, as ``repr(float)`` (exact).
+    code_id : str
+        Digest of ``units`` and ``versions``.
+    units : dict of str to str
+        Each unit of code the decision reached and its digest.
+    versions : dict of str to str
+    verdict : dict
+        The decision's verdict, every field (non-finite numbers kept).
+    """
+
+    claim_id: str
+    config_hash: str
+    records: str
+    level: str
+    code_id: str
+    units: dict[str, str]
+    versions: dict[str, str]
+    verdict: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -464,6 +541,35 @@ class Store:
         )
         return {i: TrialRow(i, _decode(record), elapsed) for i, record, elapsed in rows}
 
+    def trial_indices(self, seed: int, profile: str, claim_id: str, config_hash: str) -> set[int]:
+        """The indices of the stored trials of one claim configuration in one run (nothing
+        decoded: what a run plans from)."""
+        rows = self._query(
+            "reading trial indices",
+            "SELECT trial_index FROM trials WHERE seed = ? AND profile = ? AND claim_id = ? AND config_hash = ?",
+            _trial_key(seed, profile, claim_id, config_hash),
+        )
+        return {i for (i,) in rows}
+
+    def records_digest(self, seed: int, profile: str, claim_id: str, config_hash: str, n: int) -> RecordsDigest:
+        """The digest of the stored trials ``0 .. n - 1`` of one claim configuration, their
+        count and their seconds, from the stored text (no record is decoded).
+
+        Two reads give the same digest exactly when they hold the same indices with the same
+        stored records: a trial computed again (a timing, say) changes it.
+        """
+        rows = self._query(
+            "reading trials",
+            "SELECT trial_index, record, elapsed_s FROM trials"
+            " WHERE seed = ? AND profile = ? AND claim_id = ? AND config_hash = ? AND trial_index < ?"
+            " ORDER BY trial_index",
+            (*_trial_key(seed, profile, claim_id, config_hash), _integer(n, "n")),
+        )
+        digest = hashlib.sha256()
+        for i, record, _ in rows:
+            digest.update(f"{i}\0{record}\0".encode())
+        return RecordsDigest(len(rows), digest.hexdigest(), math.fsum(e for _, _, e in rows))
+
     def add_trials(
         self,
         seed: int,
@@ -577,6 +683,37 @@ class Store:
         )
         return [CodeState(seed, profile, claim, config, code, key, _decode(units), _decode(versions), bool(traced))
                 for seed, profile, claim, config, code, key, units, versions, traced in rows]
+
+    # -- decisions -----------------------------------------------------------------------
+
+    def save_decision(self, decision: StoredDecision) -> None:
+        """Save a decision's verdict, replacing one of the same key and code; it becomes the latest."""
+        if not isinstance(decision, StoredDecision):
+            raise TypeError(f"decision must be a StoredDecision, got {type(decision).__name__}")
+        values = (_text(decision.claim_id, "decision.claim_id"), _text(decision.config_hash, "decision.config_hash"),
+                  _text(decision.records, "decision.records"), _text(decision.level, "decision.level"),
+                  _text(decision.code_id, "decision.code_id"), _encode(decision.units, "decision.units"),
+                  _encode(decision.versions, "decision.versions"), _encode(decision.verdict, "decision.verdict"))
+        with self._transaction("saving a decision") as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO decisions"
+                " (claim_id, config_hash, records, level, code_id, units, versions, verdict, save_seq)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(save_seq), 0) + 1 FROM decisions))",
+                values,
+            )
+
+    def decisions(self, claim_id: str, config_hash: str, records: str, level: str) -> list[StoredDecision]:
+        """The saved decisions of a claim on these records at this level, the latest first
+        (one per code state that decided them)."""
+        rows = self._query(
+            "reading decisions",
+            "SELECT code_id, units, versions, verdict FROM decisions"
+            " WHERE claim_id = ? AND config_hash = ? AND records = ? AND level = ? ORDER BY save_seq DESC",
+            (_text(claim_id, "claim_id"), _text(config_hash, "config_hash"), _text(records, "records"),
+             _text(level, "level")),
+        )
+        return [StoredDecision(claim_id, config_hash, records, level, code, _decode(units), _decode(versions),
+                               _decode(verdict)) for code, units, versions, verdict in rows]
 
     def count_trials(
         self, seed: int | None = None, profile: str | None = None, claim_id: str | None = None
@@ -739,8 +876,9 @@ class Store:
             copy = sqlite3.connect(target)
             try:
                 self._connection().backup(copy)
-                # Code states and reach describe trials: without them they would only mislead.
-                for table in ("trials", "code_states", "reach"):
+                # Code states, reach and decisions describe trials: without them they would
+                # only mislead.
+                for table in ("trials", "code_states", "reach", "decisions"):
                     copy.execute(f"DELETE FROM {table}")
                 copy.commit()
                 copy.execute("PRAGMA journal_mode=DELETE")
@@ -883,7 +1021,7 @@ def _peek_read_only(path: Path) -> tuple[int, int]:
 
 def _create_schema(conn: sqlite3.Connection, created_by: str) -> None:
     # One statement at a time: executescript() would commit the enclosing transaction.
-    for statement in (*_SCHEMA, *_CODE_SCHEMA):
+    for statement in (*_SCHEMA, *_CODE_SCHEMA, *_DECISION_SCHEMA):
         conn.execute(statement)
     conn.executemany(
         "INSERT INTO meta (key, value) VALUES (?, ?)",
@@ -895,11 +1033,10 @@ def _create_schema(conn: sqlite3.Connection, created_by: str) -> None:
 def _migrate(conn: sqlite3.Connection, version: int) -> None:
     """Bring a store of an older version to :data:`SCHEMA_VERSION` inside the open transaction.
 
-    Version 1 lacks the code-state tables: they are added, and no stored row changes.
+    The tables the version lacks (:data:`_ADDED_SINCE`) are added; no stored row changes.
     """
-    if version == 1:
-        for statement in _CODE_SCHEMA:
-            conn.execute(statement)
+    for statement in _ADDED_SINCE[version]:
+        conn.execute(statement)
     conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)",
                  (str(SCHEMA_VERSION),))
     conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
@@ -934,11 +1071,14 @@ def _incompatible(path: Path, version: int) -> IncompatibleStoreError:
 
 def _is_corruption(exc: sqlite3.Error) -> bool:
     name = getattr(exc, "sqlite_errorname", "")
-    return name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+    # Every text the store writes is UTF-8: a stored text that is not was damaged on disk.
+    return name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or "Could not decode to UTF-8" in str(exc)
 
 
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split())
+def _one_line(exc: BaseException, limit: int = 300) -> str:
+    # SQLite quotes a damaged text whole: the first characters say enough.
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 # -- values -------------------------------------------------------------------------------
