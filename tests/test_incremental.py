@@ -6,6 +6,7 @@ the fingerprint reads, is the code that runs; the edits are real edits of its fi
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -30,6 +31,10 @@ UNREACHED = ("iln/demo.py", "def _positive_int(text: str) -> int:\n",
 #: a new constant in the runner's module code; the trials' thread policy written differently (it
 #: runs around the traced trial, not in it).
 RUNNER_EDIT = ("verification/runner.py", "BATCH_SIZE = 50\n", "BATCH_SIZE = 50\nEDITED = True\n")
+#: a rule's line written differently, in a function only iln.alg2.unbiased's decision runs (no
+#: trial, no other claim's decision): its trials are reused, and it alone is decided again.
+DECISION_EDIT = ("verification/rules/equivalence.py", "    mean = float(values.mean())\n",
+                 "    mean = float(np.mean(values))\n")
 TRIALS_EDIT = ("verification/trials.py", "    return threadpool_limits(limits=LIBRARY_THREADS)\n",
                "    threads = LIBRARY_THREADS\n    return threadpool_limits(limits=threads)\n")
 
@@ -50,6 +55,17 @@ def _run(root: Path, *args: str, store: str = "s.sqlite", jobs: int = 1) -> tupl
 
 def _reran(doc: dict) -> set[str]:
     return {c for c, note in doc["meta"]["reuse"].items() if note.startswith("reran")}
+
+
+def _decided(doc: dict) -> set[str]:
+    """The claims the run decided, rather than reading their stored decisions."""
+    return {c for c, note in doc["meta"]["decisions"].items() if note != "decision reused"}
+
+
+def _decision_units(path: Path, claim_id: str) -> set[str]:
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        rows = conn.execute("SELECT units FROM decisions WHERE claim_id = ?", (claim_id,)).fetchall()
+    return set().union(*(json.loads(units) for (units,) in rows))
 
 
 def _verdicts(doc: dict) -> list[dict]:
@@ -75,12 +91,14 @@ def test_an_edit_reruns_exactly_the_claims_that_reach_it(tmp_path):
     status, out, first = _run(root, *CLAIMS, jobs=2)  # traced in worker processes
     assert status == 0, out
     assert _reran(first) == set(CLAIMS)
+    assert _decided(first) == set(CLAIMS)
 
     # An edit of iln/ that no trial reaches: the conservative fingerprint (all of iln/) would
     # rerun every claim; the traced reach reruns none.
     edit(root, *UNREACHED)
     status, out, unreached = _run(root, *CLAIMS)
     assert _reran(unreached) == set(), out
+    assert _decided(unreached) == set()  # nothing a decision reaches changed either
     assert "reused the stored trials of 3 claims" in out
     # The engine around the trials (workers, store, decisions) is not trial code: an edit of
     # the runner's module code reruns none either.
@@ -91,16 +109,31 @@ def test_an_edit_reruns_exactly_the_claims_that_reach_it(tmp_path):
     # One function edited: exactly the claims whose recorded reach holds it rerun, and say why.
     reaching = {c for c in CLAIMS if EDITED_UNIT in _traced_units(root / "s.sqlite", c)}
     assert reaching == {"iln.alg2.unbiased", "iln.lemma4.hoeffding"}
+    deciding = {c for c in CLAIMS if EDITED_UNIT in _decision_units(root / "s.sqlite", c)}
     edit(root, *EDIT)
     status, out, edited = _run(root, *CLAIMS)
     assert status == 0, out
     assert _reran(edited) == reaching
     for claim_id in reaching:
         assert f"reran {claim_id}: {EDITED_UNIT} changed" in out
+    # The trials ran again and gave the same records: only a decision that runs the edited
+    # function is computed again.
+    assert _decided(edited) == deciding
+
+    # A function only one claim's decision runs: no trial runs, that claim alone is decided.
+    assert {c for c in CLAIMS if "verification/rules/equivalence.py:_decide" in _decision_units(
+        root / "s.sqlite", c)} == {"iln.alg2.unbiased"}
+    edit(root, *DECISION_EDIT)
+    status, out, decision_edited = _run(root, *CLAIMS)
+    assert status == 0, out
+    assert _reran(decision_edited) == set()
+    assert _decided(decision_edited) == {"iln.alg2.unbiased"}
+    assert _verdicts(decision_edited) == _verdicts(first)
 
     # Everything computed again from scratch on the edited code: the same verdicts and records.
     status, out, fresh = _run(root, *CLAIMS, store="fresh.sqlite")
     assert _reran(fresh) == set(CLAIMS)
+    assert _decided(fresh) == set(CLAIMS)
     assert _verdicts(fresh) == _verdicts(edited) == _verdicts(first)
     hashes = {c: runner.trials_key(catalog.get(c).config("smoke")) for c in CLAIMS}
     assert _records(root / "fresh.sqlite", hashes) == _records(root / "s.sqlite", hashes)
@@ -174,6 +207,7 @@ def test_a_version_1_store_is_migrated_and_its_trials_kept_but_not_reused(tmp_pa
     with sqlite3.connect(store) as conn:
         conn.execute("DROP TABLE code_states")
         conn.execute("DROP TABLE reach")
+        conn.execute("DROP TABLE decisions")
         conn.execute("PRAGMA user_version = 1")
     conn.close()
     result = runner.run([claim.id], profile="smoke", seed=0, jobs=1, store=store, quiet=True)

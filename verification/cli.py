@@ -176,7 +176,7 @@ def _run(args) -> int:
             return EXIT_OK
     result = runner.run(claims, profile=args.profile, seed=args.seed, jobs=args.jobs,
                         scheduler=args.scheduler, store=args.store, quiet=args.quiet, data=data)
-    _print_reuse(result.meta.get("reuse", {}))
+    _print_reuse(result.meta.get("reuse", {}), result.meta.get("decisions", {}))
     if data is not None:
         print(f"on the data set {data}: the expected verdicts are those of the claims' own data")
     for o in result.outcomes:
@@ -246,8 +246,9 @@ def _changed_claims(args, known: dict, claims: list[str], data: str | None) -> l
     return list(changed)
 
 
-def _print_reuse(notes: dict[str, str]) -> None:
-    """Which claims' stored trials the run reused, and why the others ran again."""
+def _print_reuse(notes: dict[str, str], decisions: dict[str, str]) -> None:
+    """Which claims' stored trials the run reused, and why the others ran again; which claims
+    it decided again (their records, level or decision code changed)."""
     reused = [c for c, note in notes.items() if note.startswith("reused")]
     if reused:
         print(f"reused the stored trials of {len(reused)} claims (code unchanged): {', '.join(reused)}")
@@ -255,6 +256,10 @@ def _print_reuse(notes: dict[str, str]) -> None:
         if claim_id not in reused:
             verb, _, why = note.partition(": ")
             print(f"{verb} {claim_id}: {why}")
+    decided = [c for c, note in decisions.items() if note != "decision reused"]
+    if len(decided) < len(decisions):
+        print(f"reused the stored decisions of {len(decisions) - len(decided)} claims (same records, level "
+              f"and decision code); decided {len(decided)}" + (f": {', '.join(decided)}" if decided else ""))
 
 
 def _open_existing(path: Path) -> Store:

@@ -34,8 +34,12 @@ from verification.catalog import Claim
 from verification.fingerprint import CodeIndex
 from verification.store import CodeState, Store
 
-__all__ = ["Keying", "changed_since", "copy_trials", "current_state", "plan", "record_reach", "save_new_states",
+__all__ = ["TRACED", "Keying", "changed_since", "copy_trials", "current_state", "plan", "record_reach", "save_new_states",
            "stored_trial_key"]
+
+
+#: :attr:`Keying.why` of a key matched by a traced code state (its reach is saved already).
+TRACED = "traced reach"
 
 
 @dataclass(frozen=True)
@@ -68,7 +72,7 @@ def _trial_key(config_hash: str, code_id: str) -> str:
 
 def _matching(states: Sequence[CodeState], index: CodeIndex, versions: dict) -> CodeState | None:
     for state in states:
-        if state.versions == versions and index.state(state.units) == state.units:
+        if state.versions == versions and fingerprint.state_now(state.units, index) == state.units:
             return state
     return None
 
@@ -146,7 +150,7 @@ def _why_changed(db: Store, claim: Claim, config_hash: str, seed: int, profile: 
     if states:
         # The latest state is the most precise one known: its changes are the reason.
         latest = states[0]
-        return _summary(fingerprint.changes(latest.units, index.state(latest.units), latest.versions,
+        return _summary(fingerprint.changes(latest.units, fingerprint.state_now(latest.units, index), latest.versions,
                                             versions)) or "code changed"
     others = db.code_states(claim.id, seed=seed, profile=profile)
     if others:
@@ -183,7 +187,7 @@ def plan(db: Store, claims: Sequence[Claim], config_hashes: dict[str, str], seed
         states = db.code_states(claim.id, seed=seed, profile=profile, config_hash=h)
         state = _matching(states, index, versions)
         if state is not None:
-            out[claim.id] = Keying(state.trial_key, True, "traced reach" if state.traced else "conservative")
+            out[claim.id] = Keying(state.trial_key, True, TRACED if state.traced else "conservative")
             continue
         why = _why_changed(db, claim, h, seed, profile, states, index, versions)
         try:
@@ -191,7 +195,7 @@ def plan(db: Store, claims: Sequence[Claim], config_hashes: dict[str, str], seed
         except ValueError:
             # A claim defined outside iln/ and verification/ (a test's, a paper of one's own):
             # all of the code index, and its trial's module by the digest of its source.
-            units = {**index.state(index.digests), **fingerprint.foreign_module(claim)}
+            units = {**index.state(index.digests), **fingerprint.foreign_module(claim.trial.__module__)}
             why = f"{why}; its trial's module {claim.trial.__module__} is keyed by its source's digest"
         cid = fingerprint.code_id(units, versions)
         key = _trial_key(h, cid)
@@ -217,7 +221,9 @@ def record_reach(db: Store, claim: Claim, config_hash: str, keying: Keying, seed
         return False
     index = fingerprint.current_index() if index is None else index
     versions = fingerprint.versions()
-    units = index.state(reach.units_reached(functions, index) | fingerprint.trial_entry_units(index))
+    # A trial module outside the packages is no traced unit: its whole source keys the trials.
+    units = {**index.state(reach.units_reached(functions, index) | fingerprint.trial_entry_units(index)),
+             **fingerprint.foreign_module(claim.trial.__module__)}
     cid = fingerprint.code_id(units, versions)
     known = db.code_states(claim.id, seed=seed, profile=profile, config_hash=config_hash)
     if not any(s.code_id == cid and s.traced for s in known):

@@ -28,7 +28,9 @@ What counts as reached:
   (:meth:`verification.fingerprint.CodeIndex.closure`).
 
 Caches.  The claim modules cache values (instances, exact tails, warm-started runs) with
-``functools.cache``; a trial that reads a cached value runs none of the code that computed it.
+``functools.cache``, and the rules a detectable effect; a trial (or a decision,
+:mod:`verification.stored_decisions`) that reads a cached value runs none of the code that
+computed it.
 So the caches are cleared whenever a process starts tracing another claim or another run
 (:func:`traced`): the first trial of a claim in a process computes, and is traced computing,
 what the later ones read.  A Dask worker running several threads shares one cache between
@@ -65,15 +67,20 @@ CLOCKS = frozenset({"perf_counter", "perf_counter_ns", "process_time", "process_
                     "monotonic_ns", "time_ns", "thread_time", "thread_time_ns"})
 
 
-def clear_claim_caches() -> None:
-    """Forget what the claim modules cached (instances, exact values, warm-started runs).
+#: the modules whose caches a trace starts without: the claims' (instances, exact values,
+#: warm-started runs) and the rules' (a detectable effect, which decisions read).
+_CACHING = ("verification.claims", "verification.rules")
 
-    A cached value was computed by the code of its time and by the trial that came first: a
-    trial that reads it runs none of that code.  The catalog's planned sample sizes are not
-    cleared: they are fixed before a run.
+
+def clear_claim_caches() -> None:
+    """Forget what the claim modules and the rules cached.
+
+    A cached value was computed by the code of its time and by the trial (or decision) that
+    came first: one that reads it runs none of that code, so its trace would miss it.  The
+    catalog's planned sample sizes are not cleared: they are fixed before a run.
     """
     for name, module in list(sys.modules.items()):
-        if name.startswith("verification.claims") and module is not None:
+        if name.startswith(_CACHING) and module is not None:
             for value in list(vars(module).values()):
                 if callable(getattr(value, "cache_clear", None)):
                     value.cache_clear()

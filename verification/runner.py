@@ -10,7 +10,9 @@ trials are stored under its configuration and the code they reach, so a run
 after an edit reruns only the claims whose trials reach it
 (:mod:`verification.incremental`).  Verdicts
 are decided when every trial is in, with the run's family-wise false-alarm
-budget split over the claims by Holm's step-down procedure.
+budget split over the claims by Holm's step-down procedure; a decision saved
+for the same records, level and decision code is reused
+(:mod:`verification.stored_decisions`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import collections
 import concurrent.futures
 import contextlib
 import datetime as _dt
+import functools
 import multiprocessing
 import os
 import platform
@@ -31,7 +34,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Protocol
 
-from verification import catalog, incremental, rules, trials
+from verification import catalog, fingerprint, incremental, rules, stored_decisions, trials
 from verification.catalog import Claim
 from verification.store import Store
 from verification.verdicts import ERROR, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, VIOLATED, Verdict
@@ -54,13 +57,10 @@ class _Sequential:
     budget) and decided in order, so the stopping point is a function of the seed alone,
     whatever the jobs, the order batches finish in, or an interruption."""
 
-    claim: Claim
-    config: dict
     batch: int
     budget: int
-    alpha: float
-    seed: int
-    profile: str
+    #: the claim's verdict on the first records (errors made verdicts), at the run's level.
+    decide: Callable[[list[dict]], Verdict]
     records: dict = field(default_factory=dict)
     scheduled: set = field(default_factory=set)
     evaluated: int = 0
@@ -73,8 +73,7 @@ class _Sequential:
             prefix += 1
         while self.stopped is None and min(self.evaluated + self.batch, self.budget) <= prefix:
             self.evaluated = min(self.evaluated + self.batch, self.budget)
-            verdict = _decide_one(self.claim, [self.records[i] for i in range(self.evaluated)],
-                                  self.config, self.alpha, self.seed, self.profile)
+            verdict = self.decide([self.records[i] for i in range(self.evaluated)])
             if verdict.verdict != INCONCLUSIVE or self.evaluated == self.budget:
                 self.stopped = self.evaluated
         if self.stopped is not None:
@@ -150,12 +149,12 @@ def error_verdict(claim_id: str, stage: str, error: str, *, seed: int, profile: 
 
 
 def _keyed_trials(db: Store, claims: list[Claim], hashes: dict[str, str], seed: int,
-                  profile: str) -> dict[str, incremental.Keying]:
+                  profile: str, index: fingerprint.CodeIndex) -> dict[str, incremental.Keying]:
     """Each claim's trial key (:mod:`verification.incremental`).  A planted change's trials
     are keyed the same way: its identity is in their configuration hash (:func:`trials_key`),
     and their traced code state holds the code the change edits, recorded under the names of
     the functions it replaces (:mod:`verification.selftest.injection`)."""
-    return incremental.plan(db, claims, hashes, seed, profile)
+    return incremental.plan(db, claims, hashes, seed, profile, index)
 
 
 def _reuse_notes(keys: dict[str, incremental.Keying], have: dict[str, int], n: dict[str, int]) -> dict[str, str]:
@@ -320,26 +319,30 @@ def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect:
             raise
 
 
-def _decide_one(claim: Claim, records: list[dict], config: dict, alpha: float, seed: int,
-                profile: str) -> Verdict:
+def _decide_one(decide: Callable[..., Verdict], claim: Claim, level: float, seed: int, profile: str,
+                *args: Any) -> Verdict:
+    """``decide(claim, level, *args)``, or the error verdict of a decision that raised."""
     try:
-        return claim.decide(records, config, alpha)
+        return decide(claim, level, *args)
     except Exception as error:  # one failing claim never takes the others down
         return error_verdict(claim.id, "decision", trials.error_text(error), seed=seed, profile=profile)
 
 
-def _decide(claims: list[Claim], records: dict[str, list[dict]], configs: dict[str, dict],
-            alpha: float, seed: int = 0, profile: str = "quick") -> dict[str, Verdict]:
+def _decide(claims: list[Claim], decide: Callable[[Claim, float], Verdict], alpha: float, seed: int = 0,
+            profile: str = "quick") -> dict[str, Verdict]:
     """Decide every claim in one family: Holm's step-down on the p-values of the deciding tests.
 
-    The p-values come from a first decision (a rule's p-value does not depend on the alpha
-    it is given); each claim is then decided at the level :func:`verification.rules.
-    holm_family` assigns it.  A printed violation that Holm's step-down does not reject (a
-    rule whose p-value disagrees with its decision) is made inconclusive, with the reason.
-    Claims whose decision raises get an ``error`` verdict and are not part of the family.
+    ``decide(claim, level)`` is the claim's verdict at ``level`` (on the run's records; a
+    decision saved for the same records, level and code is reused,
+    :mod:`verification.stored_decisions`).  The p-values come from a first decision (a rule's
+    p-value does not depend on the alpha it is given); each claim is then decided at the level
+    :func:`verification.rules.holm_family` assigns it.  A printed violation that Holm's
+    step-down does not reject (a rule whose p-value disagrees with its decision) is made
+    inconclusive, with the reason.  Claims whose decision raises get an ``error`` verdict and
+    are not part of the family.
     """
     first_level = alpha / len(claims)
-    first = {c.id: _decide_one(c, records[c.id], configs[c.id], first_level, seed, profile) for c in claims}
+    first = {c.id: _decide_one(decide, c, first_level, seed, profile) for c in claims}
     members = [c for c in claims if first[c.id].verdict != ERROR]
     out = {c.id: first[c.id] for c in claims if first[c.id].verdict == ERROR}
     if not members:
@@ -351,7 +354,7 @@ def _decide(claims: list[Claim], records: dict[str, list[dict]], configs: dict[s
         # first decision's level when no decision raised: a decision is a function of its
         # records, configuration and level, so that one serves (half the deciding time).
         v = (first[c.id] if family.levels[i] == first_level
-             else _decide_one(c, records[c.id], configs[c.id], family.levels[i], seed, profile))
+             else _decide_one(decide, c, family.levels[i], seed, profile))
         if v.verdict in (VIOLATED, HOLDS_AFTER_CORRECTION) and not family.reject[i]:
             v = replace(v, verdict=INCONCLUSIVE, details={
                 **v.details, "reason": f"the printed violation is not rejected by Holm's step-down "
@@ -452,7 +455,9 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                 f"{platform.system()} {platform.release()}", "command": _command()}
         # Read what the store holds before writing to it: a store damaged inside then stops
         # the run with a StoreError and is left as it was.
-        keys = _keyed_trials(db, [c for c in claims if c.id not in failed], hashes, seed, profile)
+        index = fingerprint.current_index()  # the code of this run, read once
+        keys = _keyed_trials(db, [c for c in claims if c.id not in failed], hashes, seed, profile, index)
+        decisions = stored_decisions.Decisions(db, seed, profile, index)
         # Every run traces its trials, a planted change's too: its trials are keyed by the code
         # they reach under the change.
         token = f"{os.getpid()}-{time.time_ns()}"
@@ -461,23 +466,30 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
             return [(claim_id, configs[claim_id], seed, indices[k:k + BATCH_SIZE], token)
                     for k in range(0, len(indices), BATCH_SIZE)]
 
+        def decide(c: Claim, level: float, records: list[dict] | None = None, n: int | None = None) -> Verdict:
+            return decisions.decide(c, configs[c.id], hashes[c.id], keys[c.id].trial_key,
+                                    used[c.id] if n is None else n, level, records)
+
+        def checkpoint(c: Claim, records: list[dict]) -> Verdict:
+            """A sequential claim's verdict on its first records, at the run's Bonferroni level."""
+            return _decide_one(decide, c, alpha / len(claims), seed, profile, records, len(records))
+
         tasks, stored, sequential = [], {}, {}
-        loaded: dict[str, dict] = {}
         for c in claims:
             if c.id in failed:
                 continue
-            have = db.existing_trials(seed, profile, c.id, keys[c.id].trial_key)
-            stored[c.id] = len(have)
             if configs[c.id].get(SEQUENTIAL):
-                state = _Sequential(c, configs[c.id], int(configs[c.id][SEQUENTIAL]), configs[c.id]["n_trials"],
-                                    alpha / len(claims), seed, profile, {i: r.record for i, r in have.items()})
+                have = db.existing_trials(seed, profile, c.id, keys[c.id].trial_key)
+                stored[c.id] = len(have)
+                state = _Sequential(int(configs[c.id][SEQUENTIAL]), configs[c.id]["n_trials"],
+                                    functools.partial(checkpoint, c), {i: r.record for i, r in have.items()})
                 sequential[c.id] = state
                 tasks += tasks_of(c.id, state.advance())
                 continue
-            missing = [i for i in range(configs[c.id]["n_trials"]) if i not in have]
-            tasks += tasks_of(c.id, missing)
-            if not missing:  # kept for its decision (a claim with trials to run is read again)
-                loaded[c.id] = have
+            # Only the indices: a claim whose decision is stored is never decoded.
+            indices = db.trial_indices(seed, profile, c.id, keys[c.id].trial_key)
+            stored[c.id] = len(indices)
+            tasks += tasks_of(c.id, [i for i in range(configs[c.id]["n_trials"]) if i not in indices])
         meta["reuse"] = _reuse_notes(keys, stored, {c: configs[c]["n_trials"] for c in keys})
         incremental.save_new_states(db, keys.values())
         run_id = db.start_run(meta)
@@ -497,7 +509,7 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                     if (task[0] not in sequential
                             and done[task[0]] >= configs[task[0]]["n_trials"]):
                         incremental.record_reach(db, by_id[task[0]], hashes[task[0]], keys[task[0]], seed,
-                                                 profile, configs[task[0]]["n_trials"])
+                                                 profile, configs[task[0]]["n_trials"], index)
                 for _, record, _ in rows:
                     if trials.TRIAL_ERROR in record and task[0] not in failed:
                         info = record[trials.TRIAL_ERROR]
@@ -518,29 +530,26 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
         used = {c.id: (sequential[c.id].stopped or sequential[c.id].budget) if c.id in sequential
                 else configs[c.id]["n_trials"] for c in claims if c.id not in failed}
         for c in claims:
-            if c.id not in failed:
-                incremental.record_reach(db, c, hashes[c.id], keys[c.id], seed, profile, used[c.id])
+            # A key matched by its saved traced reach, to which this run added no trial, needs no
+            # second look at it.
+            if c.id not in failed and not (keys[c.id].matched and keys[c.id].why == incremental.TRACED
+                                           and done[c.id] == stored[c.id]):
+                incremental.record_reach(db, c, hashes[c.id], keys[c.id], seed, profile, used[c.id], index)
 
-        records, elapsed = {}, {}
+        elapsed = {}
         decided = [c for c in claims if c.id not in failed]
         for c in decided:
-            # The planning read serves when this run added no trial (the runner's store lock
-            # keeps other runs out): decoding the records twice was a quarter of a run that
-            # decides stored trials only.
-            rows = loaded.pop(c.id, None)
-            if rows is None or done[c.id] != stored[c.id]:
-                rows = db.existing_trials(seed, profile, c.id, keys[c.id].trial_key)
-            n = used[c.id]
-            if not set(range(n)) <= set(rows):
-                raise RuntimeError(f"claim {c.id}: the store holds {len(rows)} of {n} trials after the run")
-            records[c.id] = [rows[i].record for i in range(n)]
-            elapsed[c.id] = sum(rows[i].elapsed_s for i in range(n))
+            got = decisions.records_digest(c.id, keys[c.id].trial_key, used[c.id])
+            if got.count != used[c.id]:
+                raise RuntimeError(f"claim {c.id}: the store holds {got.count} of {used[c.id]} trials after the run")
+            elapsed[c.id] = got.elapsed_s
         # Each decided claim's trial seconds alone (the verdicts' elapsed_s add a share of the
         # decisions): what a change reaching only its trials runs again.
         meta["trial_s"] = dict(elapsed)
         decide_start = time.perf_counter()
         with trials.one_library_thread():  # again: the libraries the trials loaded too
-            verdicts = {**_decide(decided, records, configs, alpha, seed, profile), **failed}
+            verdicts = {**_decide(decided, decide, alpha, seed, profile), **failed}
+        meta["decisions"] = {c.id: decisions.note(c.id) for c in decided}
         for claim_id, state in sequential.items():
             if claim_id not in failed:
                 verdicts[claim_id] = replace(verdicts[claim_id], details={

@@ -17,10 +17,12 @@ claim, configuration (with the defect's or mutant's identity, its name and the d
 edits) and the code the trials reach (:mod:`verification.incremental`).  After an edit, the
 trials of the claims whose trials reach it run again (the control's under the reach recorders,
 :func:`verification.selftest.reach.recorded_reach`; a defect's with the defect planted, or
-copied from the control for a claim that never calls the defect's code), and every claim is
-decided again: a verdict depends on the decision code, which no trace records, and on the
-other claims' p-values (Holm's procedure).  The verdicts are those of a campaign run from
-scratch on the same code.  Within a unit the runner's store resumes trial by trial.
+copied from the control for a claim that never calls the defect's code).  Every unit is run
+again, since a verdict depends on the other claims' p-values (Holm's procedure), but within it
+a claim is decided again only when its records, its level or the code its decision was traced
+running changed (:mod:`verification.stored_decisions`); the others' decisions are read from
+the unit's store.  The verdicts are those of a campaign run from scratch on the same code.
+Within a unit the runner's store resumes trial by trial.
 
 A time budget stops the campaign between units: the document then says ``"complete": false``
 and lists the pending units, and every figure in it is computed over the finished units only
@@ -231,7 +233,8 @@ def _document(plan: Plan, state: _State, fingerprint: dict, pending: list[str], 
                                "(a seed, the control, a defect, a statement mutant) reuses the "
                                "stored trials of every claim whose reached code (and defect or "
                                "mutant) is unchanged, and the control's recorded reach of those "
-                               "claims, and decides every claim again"},
+                               "claims, and decides again only the claims whose records, level or "
+                               "decision code changed"},
     }
     return doc
 
@@ -242,8 +245,9 @@ def _rerun_cost(seeds: Sequence[dict], defects: Sequence[DefectOutcome], mutants
     Such a change (an edit of the claim's own check, say) reruns the claim's trials in every
     unit of this document that holds them as its own: each master seed, the control, each
     planted defect whose run computed them (not those that copied the control's), each of the
-    claim's statement mutants.  Every other claim's trials are reused, and every claim is
-    decided again (:mod:`verification.incremental`).  Summed from the finished units'
+    claim's statement mutants.  Every other claim's trials are reused
+    (:mod:`verification.incremental`), and so are the decisions whose records, level and code
+    are unchanged (:mod:`verification.stored_decisions`).  Summed from the finished units'
     ``trial_s``.  Not in the sums: the decisions and the suites, which any change runs again;
     the units where the claim's trials raised (counted apart: a rerun runs them again, for a
     time not recorded); another document's units (the type I campaign writes its own).  The

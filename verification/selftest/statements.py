@@ -15,8 +15,9 @@ the check writes the bound inline, the line of the claim module that does.  The 
 it as it plants a defect (``runner.run(defect=mutant)``), in this process only (``jobs = 1``),
 and keys the trials of its check by the check's configuration, the mutant's edits and the code
 the trials reach, in a store of the mutant's own kept from run to run: after an edit, a
-mutant's trials run again only if its claim's trials reach the edit, and its check is always
-decided again.
+mutant's trials run again only if its claim's trials reach the edit, and its check is decided
+again only if its records or the code its decision runs changed
+(:mod:`verification.stored_decisions`).
 
 *Rejected* means: for a claim expected to hold, the verdict or its printed sub-verdict
 ``violated``; for a claim expected to hold only after correction (the mutant tightens the

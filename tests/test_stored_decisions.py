@@ -1,0 +1,171 @@
+"""Stored decisions: a claim is decided again only when its records, level or decision code
+changed (verification.stored_decisions; issue 19).  The edit of a function that only one
+claim's decision runs, in a copy of the packages, is in tests/test_incremental.py."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import math
+import sys
+from types import SimpleNamespace
+
+import pytest
+
+from verification import catalog, fingerprint, reach, runner, stored_decisions
+from verification.rules import rate
+from verification.store import Store
+from verification.verdicts import Verdict
+
+SEED, PROFILE, KEY, HASH = 0, "smoke", "trials@code", "config"
+
+
+def _verdict(claim_id: str, records: list[dict], level: float) -> Verdict:
+    hits = sum(r["hit"] for r in records)
+    # Non-finite numbers and a tuple at depth: the round trip through the store keeps them.
+    return Verdict(claim_id, "holds", "rule", hits / len(records), 0.5, (0.0, math.inf), level, level, math.nan,
+                   0.1, None, 0.0, len(records), 0.5, details={"ratio": math.inf, "cells": (1, 2),
+                                                                 "missing": math.nan},
+                   min_detectable_ratio=math.inf)
+
+
+def _claim(calls: list[str], claim_id: str = "fake.claim", fails: bool = False) -> SimpleNamespace:
+    def decide(records, config, alpha):
+        calls.append(claim_id)
+        if fails:
+            raise RuntimeError("a decision that raises")
+        return _verdict(claim_id, records, alpha)
+    return SimpleNamespace(id=claim_id, decide=decide)
+
+
+def _store(tmp_path, records=(True, False, False)) -> Store:
+    db = Store(tmp_path / "s.sqlite")
+    db.add_trials(SEED, PROFILE, "fake.claim", KEY, [(i, {"hit": h}, 0.25) for i, h in enumerate(records)])
+    return db
+
+
+def _decide(db: Store, claim, level: float = 1e-3, n: int = 3) -> tuple[Verdict, stored_decisions.Decisions]:
+    decisions = stored_decisions.Decisions(db, SEED, PROFILE)
+    return decisions.decide(claim, {"n_trials": n}, HASH, KEY, n, level), decisions
+
+
+def test_a_decision_is_reused_for_the_same_records_level_and_code(tmp_path):
+    calls: list[str] = []
+    claim = _claim(calls)
+    with _store(tmp_path) as db:
+        first, run1 = _decide(db, claim)
+        again, run2 = _decide(db, claim)  # a later run: a new Decisions, the same store
+        assert calls == ["fake.claim"]
+        assert (run1.note("fake.claim"), run2.note("fake.claim")) == ("decided", "decision reused")
+        assert again.to_json() == first.to_json()
+        assert again.details["ratio"] == math.inf
+        assert math.isnan(again.details["missing"])
+        assert again.min_detectable_ratio == math.inf
+        assert again.interval == (0.0, math.inf)
+        digest = run2.records_digest("fake.claim", KEY, 3)
+        assert (digest.count, digest.elapsed_s) == (3, 0.75)
+
+
+def test_records_level_configuration_or_versions_changed_decide_again(tmp_path, monkeypatch):
+    calls: list[str] = []
+    claim = _claim(calls)
+    with _store(tmp_path) as db:
+        _decide(db, claim)
+        _decide(db, claim, level=2e-3)  # another level
+        assert len(calls) == 2
+        decisions = stored_decisions.Decisions(db, SEED, PROFILE)
+        decisions.decide(claim, {"n_trials": 3}, "another configuration", KEY, 3, 1e-3)
+        assert len(calls) == 3
+        _decide(db, claim, n=2)  # fewer records (a sequential claim's checkpoint)
+        assert len(calls) == 4
+    # The same indices under the same key with another record: a trial computed again.
+    (tmp_path / "s.sqlite").unlink()
+    with _store(tmp_path, records=(True, True, False)) as db:
+        verdict, _ = _decide(db, claim)
+        assert len(calls) == 5
+        assert verdict.statistic == pytest.approx(2 / 3)
+        monkeypatch.setattr(fingerprint, "versions", lambda: {"python": "0"})
+        _decide(db, claim)
+        assert len(calls) == 6
+
+
+def test_a_decision_that_raises_or_reads_a_clock_is_not_saved(tmp_path, monkeypatch):
+    calls: list[str] = []
+    with _store(tmp_path) as db:
+        for _ in range(2):
+            with pytest.raises(RuntimeError, match="a decision that raises"):
+                _decide(db, _claim(calls, fails=True))
+        assert len(calls) == 2
+        monkeypatch.setattr(reach.Recorder, "reads_clock", lambda self, besides=(): True)
+        claim = _claim(calls)
+        _decide(db, claim)
+        _decide(db, claim)
+        assert len(calls) == 4
+        assert db.decisions("fake.claim", HASH, db.records_digest(SEED, PROFILE, "fake.claim", KEY, 3).digest,
+                            repr(1e-3)) == []
+
+
+FOREIGN = '''"""A claim of a paper of one's own: its trial and decision outside iln/ and verification/."""
+import numpy as np
+
+from verification import rules
+
+
+def trial(config, seed):
+    return {"hit": bool(np.random.default_rng(seed).random() < 0.05)}
+
+
+def decide(records, config, alpha):
+    point = rules.TailPoint.from_hits("p", [r["hit"] for r in records], printed=0.1)
+    return rules.probability_bound("iln.lemma4.hoeffding", [point], alpha)
+'''
+
+
+def test_an_edit_of_a_paper_of_one_s_own_reruns_its_trials_and_decides_again(tmp_path, monkeypatch):
+    """A module outside the packages is keyed by its whole source, for its trials and its
+    decisions alike: an edit there must not reuse what the old code computed."""
+    (tmp_path / "own_paper.py").write_text(FOREIGN)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("own_paper")
+    claim_id = "iln.lemma4.hoeffding"
+
+    def patch() -> None:
+        patched = dataclasses.replace(catalog.get(claim_id), trial=module.trial, decide=module.decide,
+                                      configs={p: {"n_trials": 60} for p in catalog.PROFILES})
+        monkeypatch.setattr(catalog, "load", lambda: {claim_id: patched})
+
+    def run() -> runner.RunResult:
+        return runner.run([claim_id], profile="smoke", jobs=1, store=tmp_path / "s.sqlite", quiet=True)
+
+    patch()
+    first = run()
+    assert first.meta["decisions"] == {claim_id: "decided"}
+    assert first.outcomes[0].verdict.bound == pytest.approx(0.1)
+    again = run()
+    assert again.meta["reuse"][claim_id].startswith("reused 60 trials")
+    assert again.meta["decisions"] == {claim_id: "decision reused"}
+
+    (tmp_path / "own_paper.py").write_text(FOREIGN.replace("printed=0.1", "printed=0.25"))
+    module = importlib.reload(module)
+    patch()
+    edited = run()
+    assert edited.meta["reuse"][claim_id].startswith("reran: own_paper:<module> changed")
+    assert edited.meta["decisions"] == {claim_id: "decided"}
+    assert edited.outcomes[0].verdict.bound == pytest.approx(0.25)
+    sys.modules.pop("own_paper", None)
+
+
+def test_a_decision_reading_a_rule_s_cache_is_keyed_by_the_code_that_computed_it(tmp_path):
+    """The rules cache a detectable effect: a decision traced after another claim filled the
+    cache would run none of its code, and an edit of it would reuse a stale verdict."""
+    rate.detectable_effect(10, 0.01)  # warm, as an earlier claim's decision leaves it
+
+    def decide(records, config, alpha):
+        rate.detectable_effect(10, 0.01)
+        return _verdict("fake.claim", records, alpha)
+
+    with _store(tmp_path) as db:
+        _decide(db, SimpleNamespace(id="fake.claim", decide=decide))
+        digest = db.records_digest(SEED, PROFILE, "fake.claim", KEY, 3).digest
+        (saved,) = db.decisions("fake.claim", HASH, digest, repr(1e-3))
+    assert "verification/rules/rate.py:detectable_effect" in saved.units
