@@ -26,7 +26,7 @@ import psutil
 import pytest
 
 from verification import catalog, cli, incremental, runner
-from verification.store import Store
+from verification.store import Store, StoreError
 
 pytestmark = pytest.mark.system
 
@@ -203,6 +203,38 @@ def test_store_damaged_inside_exits_2_and_is_left_as_it_was(tmp_path, capsys):
     assert "corrupted" in err
     assert len(err.strip().splitlines()) == 1
     assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
+
+
+def test_a_damaged_record_is_refused_before_the_run_writes_anything(tmp_path, capsys):
+    """A run plans from the trials' indices, but reads every stored record's text (the digest
+    its stored decisions are keyed by) before it writes: a record damaged on disk stops it
+    with exit 2, and not even a run is added to the store."""
+    path = tmp_path / "s.sqlite"
+    runner.run([CLAIMS[0]], profile="smoke", seed=1, jobs=1, store=path, quiet=True)
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.execute("UPDATE trials SET record = CAST(X'7B22FF' AS TEXT) WHERE trial_index = 7")
+        conn.commit()
+        runs = conn.execute("SELECT count(*) FROM runs").fetchone()
+    status = cli.main(["run", CLAIMS[0], "--profile", "smoke", "--seed", "1", "--jobs", "1", "--quiet",
+                       "--store", str(path)])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert "corrupted" in err
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        assert conn.execute("SELECT count(*) FROM runs").fetchone() == runs
+
+
+def test_a_store_that_fails_while_saving_a_decision_stops_the_run(tmp_path, monkeypatch):
+    """A store error is the store's, not the claim's: it stops the run (exit 2) instead of
+    becoming the claim's error verdict."""
+    path = tmp_path / "s.sqlite"
+
+    def locked(self, decision):
+        raise StoreError(f"store {path}: saving a decision failed: database is locked")
+
+    monkeypatch.setattr(Store, "save_decision", locked)
+    with pytest.raises(StoreError, match="database is locked"):
+        runner.run([CLAIMS[0]], profile="smoke", seed=1, jobs=1, store=path, quiet=True)
 
 
 def test_full_disk_stops_with_one_line_and_keeps_the_store(tmp_path):

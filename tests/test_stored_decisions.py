@@ -5,12 +5,17 @@ claim's decision runs, in a copy of the packages, is in tests/test_incremental.p
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import importlib
 import math
+import os
+import subprocess
 import sys
+import time
 from types import SimpleNamespace
 
 import pytest
+from package_copy import copy_packages
 
 from verification import catalog, fingerprint, reach, runner, stored_decisions
 from verification.rules import rate
@@ -89,6 +94,39 @@ def test_records_level_configuration_or_versions_changed_decide_again(tmp_path, 
         assert len(calls) == 6
 
 
+def _stamped_by_time(records, config, alpha):
+    return dataclasses.replace(_verdict("fake.claim", records, alpha), statistic=time.time())
+
+
+def _stamped_by_perf_counter(records, config, alpha):
+    return dataclasses.replace(_verdict("fake.claim", records, alpha), statistic=time.perf_counter())
+
+
+def _stamped_by_datetime(records, config, alpha):
+    return dataclasses.replace(_verdict("fake.claim", records, alpha),
+                               statistic=datetime.datetime.now().timestamp())
+
+
+@pytest.mark.parametrize("decide", [_stamped_by_time, _stamped_by_perf_counter, _stamped_by_datetime])
+def test_a_decision_of_a_user_s_module_that_reads_a_clock_is_not_saved(tmp_path, decide):
+    """This test module is a user's (outside the packages and the installation), as a paper of
+    one's own is: its clock is seen, whichever it names."""
+    with _store(tmp_path) as db:
+        first, _ = _decide(db, SimpleNamespace(id="fake.claim", decide=decide))
+        time.sleep(0.01)
+        again, decisions = _decide(db, SimpleNamespace(id="fake.claim", decide=decide))
+    assert decisions.note("fake.claim") == "decided"
+    assert again.statistic > first.statistic
+
+
+def test_a_constant_imported_by_name_is_in_the_reach():
+    """probability.py reads catalog.DESIGN_POWER, imported by name: no function of catalog.py
+    runs, but its module code is keyed."""
+    index = fingerprint.current_index()
+    units = reach.units_reached(["verification/rules/probability.py:detectable_ratio"], index)
+    assert "verification/catalog.py:<module>" in units
+
+
 def test_a_decision_that_raises_or_reads_a_clock_is_not_saved(tmp_path, monkeypatch):
     calls: list[str] = []
     with _store(tmp_path) as db:
@@ -108,6 +146,7 @@ def test_a_decision_that_raises_or_reads_a_clock_is_not_saved(tmp_path, monkeypa
 FOREIGN = '''"""A claim of a paper of one's own: its trial and decision outside iln/ and verification/."""
 import numpy as np
 
+import own_helper
 from verification import rules
 
 
@@ -116,8 +155,12 @@ def trial(config, seed):
 
 
 def decide(records, config, alpha):
-    point = rules.TailPoint.from_hits("p", [r["hit"] for r in records], printed=0.1)
+    point = rules.TailPoint.from_hits("p", [r["hit"] for r in records], printed=own_helper.printed())
     return rules.probability_bound("iln.lemma4.hoeffding", [point], alpha)
+'''
+#: a second module of the paper, which only the decision calls.
+HELPER = '''def printed():
+    return 0.1
 '''
 
 
@@ -125,6 +168,7 @@ def test_an_edit_of_a_paper_of_one_s_own_reruns_its_trials_and_decides_again(tmp
     """A module outside the packages is keyed by its whole source, for its trials and its
     decisions alike: an edit there must not reuse what the old code computed."""
     (tmp_path / "own_paper.py").write_text(FOREIGN)
+    (tmp_path / "own_helper.py").write_text(HELPER)
     monkeypatch.syspath_prepend(str(tmp_path))
     module = importlib.import_module("own_paper")
     claim_id = "iln.lemma4.hoeffding"
@@ -145,7 +189,15 @@ def test_an_edit_of_a_paper_of_one_s_own_reruns_its_trials_and_decides_again(tmp
     assert again.meta["reuse"][claim_id].startswith("reused 60 trials")
     assert again.meta["decisions"] == {claim_id: "decision reused"}
 
-    (tmp_path / "own_paper.py").write_text(FOREIGN.replace("printed=0.1", "printed=0.25"))
+    # The helper, which no trial runs: the trials are reused, the decision is not.
+    (tmp_path / "own_helper.py").write_text(HELPER.replace("0.1", "0.2"))
+    importlib.reload(sys.modules["own_helper"])
+    helper_edited = run()
+    assert helper_edited.meta["reuse"][claim_id].startswith("reused 60 trials")
+    assert helper_edited.meta["decisions"] == {claim_id: "decided"}
+    assert helper_edited.outcomes[0].verdict.bound == pytest.approx(0.2)
+
+    (tmp_path / "own_paper.py").write_text(FOREIGN.replace("own_helper.printed()", "0.25"))
     module = importlib.reload(module)
     patch()
     edited = run()
@@ -153,6 +205,7 @@ def test_an_edit_of_a_paper_of_one_s_own_reruns_its_trials_and_decides_again(tmp
     assert edited.meta["decisions"] == {claim_id: "decided"}
     assert edited.outcomes[0].verdict.bound == pytest.approx(0.25)
     sys.modules.pop("own_paper", None)
+    sys.modules.pop("own_helper", None)
 
 
 def test_a_decision_reading_a_rule_s_cache_is_keyed_by_the_code_that_computed_it(tmp_path):
@@ -169,3 +222,36 @@ def test_a_decision_reading_a_rule_s_cache_is_keyed_by_the_code_that_computed_it
         digest = db.records_digest(SEED, PROFILE, "fake.claim", KEY, 3).digest
         (saved,) = db.decisions("fake.claim", HASH, digest, repr(1e-3))
     assert "verification/rules/rate.py:detectable_effect" in saved.units
+
+
+LONG_LIVED = """
+import sys
+from pathlib import Path
+from verification import fingerprint, runner
+
+root, store = Path(sys.argv[1]), sys.argv[2]
+runner.run(["iln.alg2.unbiased"], profile="smoke", jobs=1, store=store, quiet=True)
+rule = root / "verification/rules/equivalence.py"
+text = rule.read_text()
+rule.write_text(text.replace("    mean = float(values.mean())\\n", "    mean = float(np.mean(values))\\n"))
+try:
+    runner.run(["iln.alg2.unbiased"], profile="smoke", jobs=1, store=store, quiet=True)
+except fingerprint.StaleCodeError as error:
+    print("refused:", error)
+"""
+
+
+@pytest.mark.system
+def test_a_process_whose_imported_code_changed_on_disk_refuses_to_run(tmp_path):
+    """Decisions (and trials with one job) run the code this process imported; keyed by the
+    disk after an edit, they would be saved under code they did not run (a self-test campaign
+    runs for hours in one process)."""
+    root = copy_packages(tmp_path)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-c", LONG_LIVED, str(root), str(tmp_path / "s.sqlite")], cwd=root,
+                          env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "refused: verification/rules/equivalence.py changed on disk since this process imported it" \
+        in done.stdout, done.stdout
+    with Store(tmp_path / "s.sqlite") as db:
+        assert len(db.runs()) == 1  # the second run wrote nothing

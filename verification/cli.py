@@ -323,7 +323,7 @@ def main(argv=None) -> int:
         args = _parser().parse_args(argv)
         return {"list": _list, "run": _run, "show": _show, "report": _report,
                 "diff": _diff}[args.command](args)
-    except (UsageError, StoreError, catalog.NoPaperError) as error:
+    except (UsageError, StoreError, catalog.NoPaperError, fingerprint.StaleCodeError) as error:
         print(f"iln-verify: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except concurrent.futures.process.BrokenProcessPool as error:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
-import inspect
+import importlib.util
 import json
 import platform
 import subprocess
@@ -51,14 +51,19 @@ __all__ = [
     "ROOT",
     "CodeIndex",
     "GitRevisionError",
+    "StaleCodeError",
     "changes",
+    "check_not_stale",
     "claim_module_path",
     "code_id",
     "conservative_units",
     "current_index",
+    "foreign_module",
+    "imported_module_code",
     "is_fingerprinted",
     "revision_index",
     "source_units",
+    "state_now",
     "trial_entry_units",
     "versions",
 ]
@@ -227,6 +232,13 @@ def is_fingerprinted(path: str) -> bool:
 
 
 _DISK_CACHE: dict[str, tuple[tuple[int, int], dict[str, str]]] = {}
+#: the digests this process first read for each file whose module it had imported by then.
+_FIRST_READ: dict[str, tuple[str, dict[str, str]]] = {}
+
+
+class StaleCodeError(RuntimeError):
+    """A module this process imported has changed on disk since: the code it runs is not the
+    code the store would key its trials and decisions by."""
 
 
 def current_index(root: Path = ROOT) -> CodeIndex:
@@ -243,8 +255,39 @@ def current_index(root: Path = ROOT) -> CodeIndex:
             if cached is None or cached[0] != (stat.st_size, stat.st_mtime_ns):
                 cached = ((stat.st_size, stat.st_mtime_ns), _index({path: file.read_text()}).digests)
                 _DISK_CACHE[key] = cached
+            if key not in _FIRST_READ and _imported(path):
+                _FIRST_READ[key] = (path, cached[1])
             digests.update(cached[1])
     return CodeIndex(digests)
+
+
+def _imported(path: str) -> bool:
+    name = path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+    return name in sys.modules
+
+
+def check_not_stale(root: Path = ROOT) -> CodeIndex:
+    """Raise :class:`StaleCodeError` if a module of the packages that this process had imported
+    when it first read the code has changed on disk since (its units' digests, so a comment or
+    a touch does not count).
+
+    Trials run in worker processes read the code on disk, but decisions, and trials with one
+    job, run the code this process imported: keyed by the disk, they would be saved under
+    code they did not run, and reused by every later run.  A long-lived process (the
+    self-test campaign runs all its units in one) must be started again after an edit.
+
+    Returns
+    -------
+    CodeIndex
+        The code on disk, which is then the code this process runs.
+    """
+    index = current_index(root)
+    changed = sorted(path for key, (path, first) in _FIRST_READ.items() if _DISK_CACHE[key][1] != first)
+    if changed:
+        raise StaleCodeError(f"{', '.join(changed)} changed on disk since this process imported it: "
+                             f"start the command again (stored trials and decisions are keyed by the "
+                             f"code on disk, and this process runs the code it imported)")
+    return index
 
 
 def revision_index(revision: str, root: Path = ROOT) -> CodeIndex:
@@ -347,10 +390,16 @@ def foreign_module(module_name: str) -> dict[str, str]:
     for a module of the packages, whose units the index holds."""
     if module_name.split(".", 1)[0] in PACKAGES:
         return {}
+    # The file on disk, as for the packages' units; found without the module imported in this
+    # process too (a trial's helper that only a worker imported).
     module = sys.modules.get(module_name)
     try:
-        source = inspect.getsource(module) if module is not None else ""
-    except (OSError, TypeError):
+        file = getattr(module, "__file__", None) if module is not None else None
+        if file is None:
+            spec = importlib.util.find_spec(module_name)
+            file = spec.origin if spec is not None else None
+        source = Path(file).read_text() if file and file.endswith(".py") else ""
+    except (OSError, ImportError, ValueError, UnicodeDecodeError):
         source = ""
     return {f"{module_name}:{MODULE}": hashlib.sha256(source.encode()).hexdigest()[:16] if source else "no source"}
 
@@ -371,15 +420,29 @@ def conservative_units(claim, index: CodeIndex, root: Path = ROOT) -> set[str]:
     """Every unit a claim's trials could reach, before any of them has been traced: all of
     ``iln/``, the module of the claim's trial, the runner that calls it, and every module of
     ``verification/`` these import, at any depth."""
-    todo, seen = [claim_module_path(claim, root), _TRIAL_ENTRY], set()
+    paths = _import_closure([claim_module_path(claim, root), _TRIAL_ENTRY], root)
+    paths |= {p for p in index.paths() if p.startswith("iln/")}
+    return {u for p in paths for u in index.units_of(p)}
+
+
+def imported_module_code(paths: Iterable[str], index: CodeIndex, root: Path = ROOT) -> set[str]:
+    """The :data:`MODULE` unit of every fingerprinted module that the modules at ``paths``
+    import, at any depth: a name imported from it (a constant) is read without any of its
+    functions running."""
+    seen = _import_closure([p for p in paths if p.endswith(".py") and (root / p).is_file()], root)
+    return {f"{p}:{MODULE}" for p in seen if f"{p}:{MODULE}" in index.digests}
+
+
+def _import_closure(paths: Iterable[str], root: Path) -> set[str]:
+    """``paths`` and every fingerprinted module they import, at any depth."""
+    todo, seen = list(paths), set()
     while todo:
         path = todo.pop()
         if path in seen:
             continue
         seen.add(path)
         todo.extend(_imported_paths(path, root) - seen)
-    paths = seen | {p for p in index.paths() if p.startswith("iln/")}
-    return {u for p in paths for u in index.units_of(p)}
+    return seen
 
 
 def trial_entry_units(index: CodeIndex) -> set[str]:

@@ -221,9 +221,10 @@ def record_reach(db: Store, claim: Claim, config_hash: str, keying: Keying, seed
         return False
     index = fingerprint.current_index() if index is None else index
     versions = fingerprint.versions()
-    # A trial module outside the packages is no traced unit: its whole source keys the trials.
-    units = {**index.state(reach.units_reached(functions, index) | fingerprint.trial_entry_units(index)),
-             **fingerprint.foreign_module(claim.trial.__module__)}
+    # A trial module outside the packages (a user's, traced as such) is keyed by its whole
+    # source, as the conservative state keys it.
+    units = fingerprint.state_now(reach.units_reached(functions, index) | fingerprint.trial_entry_units(index)
+                                  | set(fingerprint.foreign_module(claim.trial.__module__)), index)
     cid = fingerprint.code_id(units, versions)
     known = db.code_states(claim.id, seed=seed, profile=profile, config_hash=config_hash)
     if not any(s.code_id == cid and s.traced for s in known):

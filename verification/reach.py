@@ -50,11 +50,20 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import sysconfig
 import types
 from collections.abc import Hashable, Iterable, Iterator
+from pathlib import Path
 from typing import Literal
 
-from verification.fingerprint import MODULE, PACKAGES, ROOT, CodeIndex, is_fingerprinted
+from verification.fingerprint import (
+    MODULE,
+    PACKAGES,
+    ROOT,
+    CodeIndex,
+    imported_module_code,
+    is_fingerprinted,
+)
 
 __all__ = ["CLOCKS", "Recorder", "clear_claim_caches", "traced", "units_reached"]
 
@@ -62,9 +71,15 @@ __all__ = ["CLOCKS", "Recorder", "clear_claim_caches", "traced", "units_reached"
 _ROOTS = tuple(f"{ROOT / p}/" for p in PACKAGES)
 #: a reached module's code that has no source file of its own (dataclasses' methods).
 WHOLE_MODULE = "*"
-#: the names of :mod:`time`'s clocks.
+#: the names of :mod:`time`'s clocks and :mod:`datetime`'s "now" (``time.time`` is named ``time``,
+#: as the module is: code that names either is taken to read the clock).
 CLOCKS = frozenset({"perf_counter", "perf_counter_ns", "process_time", "process_time_ns", "monotonic",
-                    "monotonic_ns", "time_ns", "thread_time", "thread_time_ns"})
+                    "monotonic_ns", "time", "time_ns", "thread_time", "thread_time_ns", "clock_gettime",
+                    "clock_gettime_ns", "localtime", "gmtime", "ctime", "now", "utcnow", "today"})
+#: where the interpreter and the installed packages live: code elsewhere that is not ours is a
+#: user's (a paper of one's own on the path, a test), keyed by its module's source.
+_INSTALLED = tuple(sorted({str(Path(p)) + "/" for p in (*sysconfig.get_paths().values(), sys.prefix,
+                                                          sys.base_prefix, sys.exec_prefix)}))
 
 
 #: the modules whose caches a trace starts without: the claims' (instances, exact values,
@@ -107,7 +122,8 @@ class Recorder:
         # of ours without a source file; False: not ours).
         self._seen: dict[types.CodeType, str | Literal[False] | None] = {}
         self._kernels: set[types.CodeType] = set()
-        self._clocks: set[str] = set()  # the files of the code that names a clock
+        self._clocks: set[str] = set()  # the files (a user's modules) of the code that names a clock
+        self._users: set[str] = set()  # the user's modules whose code ran
 
     def __call__(self, frame: types.FrameType, event: str, arg: object) -> None:
         code = frame.f_code
@@ -125,6 +141,12 @@ class Recorder:
             self._seen[code] = module_globals["__name__"]
         else:
             self._seen[code] = False
+            name = module_globals.get("__name__")
+            if (isinstance(name, str) and code.co_filename.endswith(".py")
+                    and not code.co_filename.startswith(_INSTALLED)):
+                self._users.add(name)
+                if CLOCKS & set(code.co_names):
+                    self._clocks.add(name)
 
     def _named_kernels(self, code: types.CodeType, module_globals: dict) -> None:
         names = _names(code)
@@ -145,8 +167,10 @@ class Recorder:
         return bool(self._clocks - set(besides))
 
     def functions(self) -> list[str]:
-        """What ran, as ``"path:qualname"`` (``"path:*"`` for a module's generated code)."""
-        out = set()
+        """What ran, as ``"path:qualname"`` (``"path:*"`` for a module's generated code), and
+        each module of the user's that ran as ``"dotted.name:<module>"`` (its whole source is
+        its unit, :func:`verification.fingerprint.foreign_module`)."""
+        out = {f"{name}:{MODULE}" for name in self._users}
         for code, where in self._seen.items():
             if where is None:
                 out.add(f"{_relative(code.co_filename)}:{code.co_qualname}")
@@ -197,12 +221,20 @@ def units_reached(functions: Iterable[str], index: CodeIndex) -> set[str]:
     """The units of ``index`` that the traced ``functions`` (:meth:`Recorder.functions`) lie in,
     with their closure (class and module code)."""
     units = set()
+    foreign = set()
     for item in functions:
         path, qualname = item.rsplit(":", 1)
+        if not path.endswith(".py"):
+            foreign.add(item)  # a user's module, by its dotted name
+            continue
         if not is_fingerprinted(path):
             continue  # the tracing's and the self-test's own code: no trial's numbers
         if qualname == WHOLE_MODULE:
             units.update(index.units_of(path) or [f"{path}:{MODULE}"])
         else:
             units.add(index.unit_of(path, qualname))
-    return index.closure(units)
+    # A constant imported by name (``from verification.catalog import DESIGN_POWER``) is read
+    # without any function of its module running: the module code of every module a reached
+    # module imports, at any depth, is reached too.
+    closure = index.closure(units)
+    return closure | imported_module_code({u.rsplit(":", 1)[0] for u in closure}, index) | foreign

@@ -36,7 +36,7 @@ from typing import Any, Protocol
 
 from verification import catalog, fingerprint, incremental, rules, stored_decisions, trials
 from verification.catalog import Claim
-from verification.store import Store
+from verification.store import Store, StoreError
 from verification.verdicts import ERROR, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, VIOLATED, Verdict
 
 __all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "ClaimOutcome", "Planting", "RunResult", "run", "trials_key"]
@@ -321,9 +321,15 @@ def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect:
 
 def _decide_one(decide: Callable[..., Verdict], claim: Claim, level: float, seed: int, profile: str,
                 *args: Any) -> Verdict:
-    """``decide(claim, level, *args)``, or the error verdict of a decision that raised."""
+    """``decide(claim, level, *args)``, or the error verdict of a decision that raised.
+
+    A store that cannot be read or written (the stored decisions, the records) stops the run
+    with its error, as it does anywhere else: it is not the claim's fault.
+    """
     try:
         return decide(claim, level, *args)
+    except StoreError:
+        raise
     except Exception as error:  # one failing claim never takes the others down
         return error_verdict(claim.id, "decision", trials.error_text(error), seed=seed, profile=profile)
 
@@ -442,6 +448,9 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
     defect_key = None if defect is None else getattr(defect, "identity", defect_name)
     hashes = {cid: trials_key(config, defect_key) for cid, config in configs.items()}
 
+    # The code of this run, read once; refused before the store is opened if this process runs
+    # older code than the disk holds.
+    index = fingerprint.check_not_stale()
     started = _dt.datetime.now(_dt.UTC)
     clock = time.perf_counter()
     Path(store).parent.mkdir(parents=True, exist_ok=True)
@@ -455,7 +464,6 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                 f"{platform.system()} {platform.release()}", "command": _command()}
         # Read what the store holds before writing to it: a store damaged inside then stops
         # the run with a StoreError and is left as it was.
-        index = fingerprint.current_index()  # the code of this run, read once
         keys = _keyed_trials(db, [c for c in claims if c.id not in failed], hashes, seed, profile, index)
         decisions = stored_decisions.Decisions(db, seed, profile, index)
         # Every run traces its trials, a planted change's too: its trials are keyed by the code
@@ -486,10 +494,14 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                 sequential[c.id] = state
                 tasks += tasks_of(c.id, state.advance())
                 continue
-            # Only the indices: a claim whose decision is stored is never decoded.
+            # The indices, and the records' digest when all are stored: every stored record is
+            # read (not decoded) before the run writes anything, so a store damaged inside is
+            # refused as it was; a claim whose decision is stored is never decoded.
             indices = db.trial_indices(seed, profile, c.id, keys[c.id].trial_key)
             stored[c.id] = len(indices)
             tasks += tasks_of(c.id, [i for i in range(configs[c.id]["n_trials"]) if i not in indices])
+            if stored[c.id] >= configs[c.id]["n_trials"]:
+                decisions.records_digest(c.id, keys[c.id].trial_key, configs[c.id]["n_trials"])
         meta["reuse"] = _reuse_notes(keys, stored, {c: configs[c]["n_trials"] for c in keys})
         incremental.save_new_states(db, keys.values())
         run_id = db.start_run(meta)

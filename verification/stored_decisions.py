@@ -13,7 +13,10 @@ table) under
   from the stored text without decoding a record);
 - the level, exactly (``repr`` of the float);
 - a code state: every unit of ``iln/`` and ``verification/`` the decision was traced running
-  (:mod:`verification.reach`), with its digest, and the package versions.
+  (:mod:`verification.reach`), the module code of every module those import (a constant
+  imported by name is read without any function of its module running), each module of the
+  user's that ran (a paper of one's own: its whole source), with their digests, and the
+  package versions.
 
 A later decision with the same claim, configuration, records and level reuses the saved
 verdict when one of its code states matches the code as it is now (same digest for each
@@ -26,8 +29,15 @@ modules and of the rules (:func:`verification.reach.clear_claim_caches`) are cle
 the decision is seen computing what it would otherwise read from them.  Tracing slows a
 decision down (a quick profile's decisions took 6.5 s of CPU traced against 3 s, measured on
 2 shared cores, 2026-11-25); it is paid once per decision.  A decision whose code names a
-clock, or whose verdict is not JSON, is not saved; nor is one that raises (the runner gives its
-error verdict, and the next run decides again).
+clock (:data:`verification.reach.CLOCKS`: ``time.time``, ``perf_counter``, ``datetime.now``,
+...), or whose verdict is not JSON, is not saved; nor is one that raises (the runner gives its
+error verdict, and the next run decides again).  A clock read without being named (a C
+function handed over as a value) is not seen: no decision of the catalog reads one.
+
+The index of the code is read from disk, but a decision runs the code this process imported:
+a run refuses to start when an imported module changed on disk since
+(:func:`verification.fingerprint.check_not_stale`), so no decision is saved under code it did
+not run.
 
 A reused verdict equals the computed one field for field once written (:meth:`Verdict.to_json`):
 its numbers round-trip exactly, non-finite ones included; a tuple in ``details`` comes back a
@@ -150,10 +160,8 @@ class Decisions:
             verdict = claim.decide(decided, config, level)
         self.computed[claim.id] += 1
         if not recorder.reads_clock():
-            # A decision module outside the packages (a paper of one's own) is no traced unit:
-            # its whole source keys the decision.
-            units = {**self._index.state(reach.units_reached(recorder.functions(), self._index)),
-                     **fingerprint.foreign_module(getattr(claim.decide, "__module__", None) or "?")}
+            # A user's module that ran (a paper of one's own) is keyed by its whole source.
+            units = fingerprint.state_now(reach.units_reached(recorder.functions(), self._index), self._index)
             # A verdict that is not JSON (a numpy integer in its details) is decided each time.
             with contextlib.suppress(TypeError):
                 self._db.save_decision(StoredDecision(

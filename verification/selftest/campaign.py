@@ -248,7 +248,8 @@ def _rerun_cost(seeds: Sequence[dict], defects: Sequence[DefectOutcome], mutants
     claim's statement mutants.  Every other claim's trials are reused
     (:mod:`verification.incremental`), and so are the decisions whose records, level and code
     are unchanged (:mod:`verification.stored_decisions`).  Summed from the finished units'
-    ``trial_s``.  Not in the sums: the decisions and the suites, which any change runs again;
+    ``trial_s``.  Not in the sums: the decisions computed again (the changed claim's, and any
+    whose Holm level moved); the suites, which any change runs again;
     the units where the claim's trials raised (counted apart: a rerun runs them again, for a
     time not recorded); another document's units (the type I campaign writes its own).  The
     wall time depends on what runs side by side: a seed's and a defect's trials over the
@@ -280,7 +281,7 @@ def _rerun_cost(seeds: Sequence[dict], defects: Sequence[DefectOutcome], mutants
             "units_without_times": sum(times is None for times, _ in units),
             "what": "the seconds of a claim's trials summed over the units of this document that "
                     "hold them as their own: what a change that only this claim's trials reach runs "
-                    "again, besides the decisions and the suites"}
+                    "again, besides the decisions computed again and the suites"}
 
 
 def _stores(plan: Plan) -> Path:

@@ -19,7 +19,8 @@ A defect's store is kept from run to run: the runner keys each claim's trials un
 defect by the defect's identity (its name and the digest of its edits) and by the code the
 trials reach, traced with the defect planted (:mod:`verification.incremental`).  After an
 edit, only the claims whose trials reach it run again (or are copied again from the
-control), and every claim is decided again.
+control), and a claim is decided again only when its records or its decision's code changed
+(:mod:`verification.stored_decisions`).
 """
 
 from __future__ import annotations

@@ -1011,8 +1011,8 @@ def run_mutant(mutant: StatementMutant, *, seed: int, store: Path,
     The runner plants the mutant (``runner.run(defect=mutant)``) and keys its trials as a
     planted defect's: by the check's configuration, the mutant's :attr:`~StatementMutant.
     identity` and the code its trials reach (:mod:`verification.incremental`).  A later run
-    reuses them while none of these changed, and decides the check again (the decision is
-    not traced, so it is never reused).
+    reuses them while none of these changed, and its decision while the records and the code
+    the decision runs are unchanged (:mod:`verification.stored_decisions`).
 
     Parameters
     ----------
