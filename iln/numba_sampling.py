@@ -28,7 +28,7 @@ from iln.features import (
     KIND_STUMP,
 )
 
-__all__ = ["CHUNK", "MODE_DRAWS_ONLY", "MODE_PRODUCTS", "PARALLEL_MIN", "sum_products", "sum_products_serial"]
+__all__ = ["CHUNK", "COMPILED_KINDS", "MODE_DRAWS_ONLY", "MODE_PRODUCTS", "PARALLEL_MIN", "sum_products", "sum_products_serial"]
 
 #: samples per work item; fixed so that the streams do not depend on the thread count.
 CHUNK = 1 << 15
@@ -37,6 +37,19 @@ PARALLEL_MIN = 4 * CHUNK
 MODE_PRODUCTS = 0
 #: draw the same random numbers but skip ``psi``: the floor of the benchmark.
 MODE_DRAWS_ONLY = 1
+
+#: the kind codes the kernels below were compiled with.  numba's on-disk cache
+#: (``cache=True``) is invalidated by an edit of this file only, and a kernel keeps the values
+#: of the globals it read when it was compiled: a code changed in iln/features.py alone would
+#: leave the cached kernels drawing another family than the one asked for.  So the codes are
+#: written here too, and a difference stops the import.
+COMPILED_KINDS = {"KIND_COORDINATE": 0, "KIND_FOURIER": 1, "KIND_SIGN": 2, "KIND_RELU": 3, "KIND_SIGMOID": 4,
+                  "KIND_STUMP": 5}
+_KINDS = {"KIND_COORDINATE": KIND_COORDINATE, "KIND_FOURIER": KIND_FOURIER, "KIND_SIGN": KIND_SIGN,
+          "KIND_RELU": KIND_RELU, "KIND_SIGMOID": KIND_SIGMOID, "KIND_STUMP": KIND_STUMP}
+if _KINDS != COMPILED_KINDS:
+    raise ImportError(f"iln/features.py's kind codes {_KINDS} differ from iln/numba_sampling.py's COMPILED_KINDS "
+                      f"{COMPILED_KINDS}: change both (an edit of numba_sampling.py invalidates numba's cache)")
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

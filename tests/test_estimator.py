@@ -1,5 +1,8 @@
 """Algorithm 2 (EST_SCALAR_PROD): unbiasedness, equal laws of the three versions, seeds, threads."""
 
+import subprocess
+import sys
+
 import numba
 import numpy as np
 import pytest
@@ -234,3 +237,13 @@ def test_fast_refuses_inputs_shorter_than_alpha():
     X = np.full((2, D), 0.1)
     with pytest.raises(ValueError, match="X must have a row"):
         estimator.estimate_validated(alpha, X, X[0], 10, RandomCoordinate(D), np.random.SeedSequence(0), "fast")
+
+
+def test_a_kind_code_changed_in_features_alone_stops_the_import():
+    """numba's cache of the compiled sampler is keyed by iln/numba_sampling.py alone, and a
+    cached kernel keeps the kind codes it was compiled with: a code changed in iln/features.py
+    alone must not run the old kernels (they would draw another family)."""
+    script = ("import iln.features as f\nf.KIND_FOURIER = 9\n"
+              "try:\n    import iln.numba_sampling\nexcept ImportError as e:\n    print('refused:', e)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
+    assert "refused: iln/features.py's kind codes" in done.stdout, done.stdout + done.stderr
