@@ -6,7 +6,7 @@ import pytest
 from sklearn.datasets import dump_svmlight_file
 
 from iln.rks.synthetic_benchmarks import adult_like
-from verification import catalog, cli
+from verification import catalog, cli, runner
 from verification.claims.rks import figure2
 from verification.claims.rks.instances import DATASETS, dataset, run_on, training_rows
 
@@ -125,3 +125,15 @@ def test_cli_data_errors_name_the_argument(tmp_path, capsys, argv, message):
     import re
 
     assert re.search(message, err), err
+
+
+@pytest.mark.parametrize("claim_id", [FIG1, FIG2])
+def test_a_users_file_replaced_at_the_same_path_keys_its_trials_anew(tmp_path, claim_id):
+    """The trials on a user's file are keyed by its content: a file replaced at the same path
+    must not reuse the trials computed on the old one."""
+    path = _libsvm_file(tmp_path / "a9a_sample", 400)
+    name = f"libsvm:{path}"
+    before = runner.trials_key(catalog.get(claim_id).config("quick", name))
+    assert runner.trials_key(catalog.get(claim_id).config("quick", name)) == before
+    _libsvm_file(path, 400, seed=1)
+    assert runner.trials_key(catalog.get(claim_id).config("quick", name)) != before

@@ -266,7 +266,7 @@ register(Claim(
                "targets": [64], "plan": functools.partial(_fig1_plan_text, "reach@64", 1)},
         full={"n_trials": functools.partial(_fig1_planned_seeds, "reach@64/full", 3),
               "K_rks": [*_FIG1_BASE["K_rks"], 300], "plan": functools.partial(_fig1_plan_text, "reach@64/full", 3)}),
-    trial=trial, decide=decide, with_data=lambda config, name: {**config, "dataset": name},
+    trial=trial, decide=decide, with_data=lambda config, name: {**config, "dataset": name, "data_sha256": instances.data_digests([name])},
     instances="breast_cancer (569 x 30), split 75/25 per seed and standardized as RKS Section 4 "
               "does; RKS: the quadratic loss, unconstrained, decision stumps with t ~ N(0, 1), K from "
               "10 to 200 (at most half the training points: unregularized least squares); AdaBoost: "

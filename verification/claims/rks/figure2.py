@@ -208,7 +208,7 @@ def _fig2_on(config, name: str) -> dict:
     if len(grid) < 3:
         raise ValueError(f"data: {name!r} has {m} training points, too few for three K of Figure 2's "
                          f"grid {k_grid(config, config['datasets'][0])} with K <= m/3")
-    return {**config, "datasets": [name], "K": {name: grid}}
+    return {**config, "datasets": [name], "K": {name: grid}, "data_sha256": instances.data_digests([name])}
 
 
 register(Claim(

@@ -13,6 +13,7 @@ split (:func:`split`) and a figure claim's run on another data set (:func:`run_o
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
 from dataclasses import dataclass
 from pathlib import Path
@@ -223,10 +224,7 @@ def dataset(name: str) -> Dataset:
     if not isinstance(name, str):
         raise TypeError(f"dataset name must be a str, got {type(name).__name__}")
     if name.startswith(LIBSVM_PREFIX):
-        # A claim never reads through the current directory: a relative path is one under the
-        # data directory (the CLI's --data makes a path absolute before it reaches here).
-        path = Path(name[len(LIBSVM_PREFIX):]).expanduser()
-        return load_libsvm(path if path.is_absolute() else default_data_dir() / path)
+        return load_libsvm(_libsvm_path(name))
     if name == "adult_like":
         return adult_like(_SYNTHETIC_ROWS[name], seed=_SYNTHETIC_SEED)
     if name == "kdd_like":
@@ -235,6 +233,22 @@ def dataset(name: str) -> Dataset:
         return load_sklearn_dataset(name)
     known = [key for key in DATASETS if not key.startswith(LIBSVM_PREFIX)]
     raise ValueError(f"dataset name must be one of {known} or '{LIBSVM_PREFIX}PATH', got {name!r}")
+
+
+def _libsvm_path(name: str) -> Path:
+    # A claim never reads through the current directory: a relative path is one under the
+    # data directory (the CLI's --data makes a path absolute before it reaches here).
+    path = Path(name[len(LIBSVM_PREFIX):]).expanduser()
+    return path if path.is_absolute() else default_data_dir() / path
+
+
+def data_digests(names: list[str]) -> dict[str, str]:
+    """The SHA-256 of each user's file among the data sets ``names`` (``"libsvm:PATH"``), by
+    name: a figure claim's configuration on a user's file holds it, so that its stored trials
+    are keyed by the file's content, not its path (a file replaced at the same path is run
+    anew)."""
+    return {name: hashlib.sha256(_libsvm_path(name).read_bytes()).hexdigest()
+            for name in names if name.startswith(LIBSVM_PREFIX)}
 
 
 def training_rows(name: str, test_fraction: float = 0.25) -> int:
