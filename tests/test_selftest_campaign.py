@@ -8,10 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from verification import catalog, incremental, runner
-from verification.selftest import campaign, defects, reach, suites
+from verification import catalog, fingerprint, incremental, runner
+from verification.selftest import campaign, defects, reach, statements, suites
 from verification.selftest import fingerprint as fp
 from verification.selftest.mutation import ERROR, DefectOutcome
+from verification.store import StoreError
 
 pytestmark = pytest.mark.system
 
@@ -289,3 +290,21 @@ def test_suite_arguments_are_checked(tmp_path):
         suites.run_suite("nope", tmp_path)
     with pytest.raises(ValueError, match=r"checkout: .* has no tests/"):
         suites.run_suite("faults", tmp_path)
+
+
+@pytest.mark.parametrize("error", [fingerprint.StaleCodeError("verification/rules/equivalence.py changed on disk"),
+                                   StoreError("store s.sqlite: database is locked")], ids=["stale", "store"])
+def test_a_run_s_own_error_stops_the_campaign_instead_of_flagging_a_defect(tmp_path, monkeypatch, error):
+    """Code edited under a campaign, or a store that fails, is the campaign's fault: recorded as
+    every claim's error verdict it would flag every defect (an error differs from the expected
+    verdict) and count every statement mutant as missed, and be reused as a finished unit."""
+    def fails(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(runner, "run", fails)
+    with pytest.raises(type(error)):
+        campaign.run_defect(DEFECT, [CLAIM], profile="smoke", seed=0, jobs=1, scheduler=None,
+                            store=tmp_path / "d.sqlite", quiet=True)
+    with pytest.raises(type(error)):
+        statements.run_mutant(statements.get("lemma4_corrected_prefactor_dropped"), seed=0,
+                              store=tmp_path / "m.sqlite")

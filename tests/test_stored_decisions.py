@@ -11,7 +11,9 @@ import math
 import os
 import subprocess
 import sys
+import sysconfig
 import time
+from importlib import metadata
 from types import SimpleNamespace
 
 import pytest
@@ -127,6 +129,19 @@ def test_a_constant_imported_by_name_is_in_the_reach():
     assert "verification/catalog.py:<module>" in units
 
 
+def test_an_import_inside_a_function_that_did_not_run_reaches_nothing():
+    """rules/pilot.py imports the runner inside its command line only: the figure claims' trials,
+    which run other functions of it, are not keyed by the runner's module code (an edit of the
+    engine reran the costliest claims)."""
+    index = fingerprint.current_index()
+    units = reach.units_reached(["verification/claims/iln/figure1.py:figure1_trial",
+                                 "verification/rules/pilot.py:sign_test_plan"], index)
+    assert "verification/rules/pilot.py:<module>" in units
+    assert not {"verification/runner.py:<module>", "verification/store.py:<module>"} & units
+    # The same module with its command line run: the runner is imported there.
+    assert "verification/runner.py:<module>" in reach.units_reached(["verification/rules/pilot.py:main"], index)
+
+
 def test_a_decision_that_raises_or_reads_a_clock_is_not_saved(tmp_path, monkeypatch):
     calls: list[str] = []
     with _store(tmp_path) as db:
@@ -144,9 +159,10 @@ def test_a_decision_that_raises_or_reads_a_clock_is_not_saved(tmp_path, monkeypa
 
 
 FOREIGN = '''"""A claim of a paper of one's own: its trial and decision outside iln/ and verification/."""
+import importlib
+
 import numpy as np
 
-import own_helper
 from verification import rules
 
 
@@ -155,10 +171,11 @@ def trial(config, seed):
 
 
 def decide(records, config, alpha):
-    point = rules.TailPoint.from_hits("p", [r["hit"] for r in records], printed=own_helper.printed())
+    point = rules.TailPoint.from_hits("p", [r["hit"] for r in records], printed=importlib.import_module("own_helper").printed())
     return rules.probability_bound("iln.lemma4.hoeffding", [point], alpha)
 '''
-#: a second module of the paper, which only the decision calls.
+#: a second module of the paper, which only the decision calls (imported as it runs: no static
+#: import of the paper's module names it, so only the traced decision finds it).
 HELPER = '''def printed():
     return 0.1
 '''
@@ -197,7 +214,7 @@ def test_an_edit_of_a_paper_of_one_s_own_reruns_its_trials_and_decides_again(tmp
     assert helper_edited.meta["decisions"] == {claim_id: "decided"}
     assert helper_edited.outcomes[0].verdict.bound == pytest.approx(0.2)
 
-    (tmp_path / "own_paper.py").write_text(FOREIGN.replace("own_helper.printed()", "0.25"))
+    (tmp_path / "own_paper.py").write_text(FOREIGN.replace('importlib.import_module("own_helper").printed()', "0.25"))
     module = importlib.reload(module)
     patch()
     edited = run()
@@ -229,8 +246,9 @@ import sys
 from pathlib import Path
 from verification import fingerprint, runner
 
-root, store = Path(sys.argv[1]), sys.argv[2]
-runner.run(["iln.alg2.unbiased"], profile="smoke", jobs=1, store=store, quiet=True)
+root, store, first_run = Path(sys.argv[1]), sys.argv[2], sys.argv[3] == "1"
+if first_run:
+    runner.run(["iln.alg2.unbiased"], profile="smoke", jobs=1, store=store, quiet=True)
 rule = root / "verification/rules/equivalence.py"
 text = rule.read_text()
 rule.write_text(text.replace("    mean = float(values.mean())\\n", "    mean = float(np.mean(values))\\n"))
@@ -242,16 +260,86 @@ except fingerprint.StaleCodeError as error:
 
 
 @pytest.mark.system
-def test_a_process_whose_imported_code_changed_on_disk_refuses_to_run(tmp_path):
+@pytest.mark.parametrize("first_run", [True, False], ids=["after-a-run", "before-any-run"])
+def test_a_process_whose_imported_code_changed_on_disk_refuses_to_run(tmp_path, first_run):
     """Decisions (and trials with one job) run the code this process imported; keyed by the
     disk after an edit, they would be saved under code they did not run (a self-test campaign
-    runs for hours in one process)."""
+    runs for hours in one process; a notebook imports, then its user edits). A module is
+    digested when it is imported, so an edit before the process's first run counts too."""
     root = copy_packages(tmp_path)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([sys.executable, "-c", LONG_LIVED, str(root), str(tmp_path / "s.sqlite")], cwd=root,
-                          env=env, capture_output=True, text=True, timeout=600, check=False)
+    done = subprocess.run([sys.executable, "-c", LONG_LIVED, str(root), str(tmp_path / "s.sqlite"),
+                           str(int(first_run))], cwd=root, env=env, capture_output=True, text=True, timeout=600,
+                          check=False)
     assert done.returncode == 0, done.stderr
     assert "refused: verification/rules/equivalence.py changed on disk since this process imported it" \
         in done.stdout, done.stdout
-    with Store(tmp_path / "s.sqlite") as db:
-        assert len(db.runs()) == 1  # the second run wrote nothing
+    if first_run:
+        with Store(tmp_path / "s.sqlite") as db:
+            assert len(db.runs()) == 1  # the second run wrote nothing
+    else:
+        assert not (tmp_path / "s.sqlite").exists()
+
+
+def _probe(task):
+    return task
+
+
+def test_a_worker_that_runs_other_code_than_its_run_is_refused():
+    """A worker checks, before each batch, that it runs its run's code (a Dask worker outlives
+    its runs, a spawned one reads the disk after the run started): one that does not raises in
+    the run instead of storing its trials under the run's key."""
+    code = fingerprint.run_code_id(fingerprint.current_index())
+    results = []
+    runner._execute([("a",), ("b",)], 2, None, lambda task, result: results.append(result), None, _probe, code)
+    assert sorted(results) == ["a", "b"]
+    with pytest.raises(fingerprint.StaleCodeError, match="runs other code than its run"):
+        runner._execute([("a",)], 2, None, lambda task, result: None, None, _probe, "0" * 16)
+    with pytest.raises(fingerprint.StaleCodeError, match="runs other code than its run"):
+        runner._execute([("a",)], 1, None, lambda task, result: None, None, _probe, "0" * 16)
+
+
+def test_a_module_without_source_matches_nothing():
+    """A ``python -c`` script's or a notebook's code cannot be digested: what it computed is
+    never reused (a fixed "no source" would match itself after any edit)."""
+    first = fingerprint.foreign_module("no_such_module_of_a_user")
+    again = fingerprint.foreign_module("no_such_module_of_a_user")
+    assert first.keys() == again.keys()
+    assert first != again
+
+
+def test_an_installed_paper_is_a_user_s_code():
+    """A paper installed with pip lives among the installed packages, but is the user's code:
+    traced and keyed by its source; an installed library is not."""
+    installed = sysconfig.get_paths()["purelib"]
+    assert not fingerprint.is_users_module("numpy.linalg", f"{installed}/numpy/linalg/__init__.py")
+    assert fingerprint.is_users_module("own_paper", "/home/someone/own_paper.py")
+    assert not fingerprint.is_users_module("verification.rules", f"{installed}/verification/rules.py")
+    fingerprint.paper_packages.cache_clear()
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(metadata, "entry_points", lambda group: [
+                metadata.EntryPoint("tiny", "tinypaper.claims:PAPER", group),
+                metadata.EntryPoint("iln", "verification.claims.iln:PAPER", group)])
+            assert fingerprint.paper_packages() == frozenset({"tinypaper"})
+            assert fingerprint.is_users_module("tinypaper.claims", f"{installed}/tinypaper/claims.py")
+    finally:
+        fingerprint.paper_packages.cache_clear()
+
+
+CONSTANTS = "PRINTED = 0.1\n"
+USES_CONSTANT = "from own_constants_mod import PRINTED\n\ndef printed():\n    return PRINTED\n"
+
+
+def test_a_user_s_constant_imported_by_name_keys_its_importer(tmp_path, monkeypatch):
+    """A user's module reads a constant of another by name: no code of the constant's module
+    runs while a decision is traced, so the importer's reach holds the constant's module."""
+    (tmp_path / "own_constants_mod.py").write_text(CONSTANTS)
+    (tmp_path / "own_importer_mod.py").write_text(USES_CONSTANT)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    index = fingerprint.current_index()
+    units = reach.units_reached(["own_importer_mod:<module>"], index)
+    assert {"own_importer_mod:<module>", "own_constants_mod:<module>"} <= units
+    before = fingerprint.state_now(units, index)
+    (tmp_path / "own_constants_mod.py").write_text(CONSTANTS.replace("0.1", "0.2"))
+    assert fingerprint.state_now(units, index) != before

@@ -33,14 +33,19 @@ True
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import hashlib
+import importlib.abc
 import importlib.util
 import json
 import platform
+import secrets
+import site
 import subprocess
 import sys
-from collections.abc import Iterable, Mapping
+import sysconfig
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -61,10 +66,15 @@ __all__ = [
     "foreign_module",
     "imported_module_code",
     "is_fingerprinted",
+    "is_users_module",
+    "paper_packages",
     "revision_index",
+    "run_code_id",
     "source_units",
     "state_now",
     "trial_entry_units",
+    "users_imports",
+    "users_module_units",
     "versions",
 ]
 
@@ -232,13 +242,26 @@ def is_fingerprinted(path: str) -> bool:
 
 
 _DISK_CACHE: dict[str, tuple[tuple[int, int], dict[str, str]]] = {}
-#: the digests this process first read for each file whose module it had imported by then.
-_FIRST_READ: dict[str, tuple[str, dict[str, str]]] = {}
+#: the digests of each fingerprinted module's file as this process imported it (by file).
+_AT_IMPORT: dict[str, tuple[str, dict[str, str]]] = {}
 
 
 class StaleCodeError(RuntimeError):
-    """A module this process imported has changed on disk since: the code it runs is not the
-    code the store would key its trials and decisions by."""
+    """A module this process imported has changed on disk since, or a worker runs other code
+    than its run: the code it runs is not the code the store would key its trials and
+    decisions by."""
+
+
+def _file_digests(file: Path, path: str) -> dict[str, str]:
+    """The digests of the units of ``file`` (``path`` relative to the root), cached by size and
+    modification time."""
+    stat = file.stat()
+    key = str(file)
+    cached = _DISK_CACHE.get(key)
+    if cached is None or cached[0] != (stat.st_size, stat.st_mtime_ns):
+        cached = ((stat.st_size, stat.st_mtime_ns), _index({path: file.read_text()}).digests)
+        _DISK_CACHE[key] = cached
+    return cached[1]
 
 
 def current_index(root: Path = ROOT) -> CodeIndex:
@@ -247,34 +270,64 @@ def current_index(root: Path = ROOT) -> CodeIndex:
     for package in PACKAGES:
         for file in sorted((root / package).rglob("*.py")):
             path = file.relative_to(root).as_posix()
-            if not is_fingerprinted(path):
-                continue
-            stat = file.stat()
-            key = str(file)
-            cached = _DISK_CACHE.get(key)
-            if cached is None or cached[0] != (stat.st_size, stat.st_mtime_ns):
-                cached = ((stat.st_size, stat.st_mtime_ns), _index({path: file.read_text()}).digests)
-                _DISK_CACHE[key] = cached
-            if key not in _FIRST_READ and _imported(path):
-                _FIRST_READ[key] = (path, cached[1])
-            digests.update(cached[1])
+            if is_fingerprinted(path):
+                digests.update(_file_digests(file, path))
     return CodeIndex(digests)
 
 
-def _imported(path: str) -> bool:
-    name = path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
-    return name in sys.modules
+def _note_import(origin: str | None) -> None:
+    """Digest a fingerprinted module's file as it is imported (or imported again)."""
+    if not origin or not origin.endswith(".py"):
+        return
+    file = Path(origin).resolve()
+    try:
+        path = file.relative_to(ROOT).as_posix()
+    except ValueError:
+        return  # another checkout's file: not the code this index reads
+    if is_fingerprinted(path):
+        with contextlib.suppress(OSError, SyntaxError, UnicodeDecodeError, ValueError):
+            _AT_IMPORT[str(file)] = (path, _file_digests(file, path))
+
+
+class _ImportNotes(importlib.abc.MetaPathFinder):
+    """Notes the digests of each module of the packages when it is found for an import: the
+    code the process runs from then on.  It finds nothing itself (the other finders do)."""
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname.split(".", 1)[0] not in PACKAGES:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                _note_import(spec.origin)
+                return spec
+        return None
+
+
+def _start_noting_imports() -> None:
+    """Note every module of the packages imported from now on, and those imported already
+    (digested now: an edit between their import and this call is not seen)."""
+    if not any(isinstance(f, _ImportNotes) for f in sys.meta_path):
+        sys.meta_path.insert(0, _ImportNotes())
+    for name, module in list(sys.modules.items()):
+        if name.split(".", 1)[0] in PACKAGES and str(Path(getattr(module, "__file__", None) or "?").resolve()) \
+                not in _AT_IMPORT:
+            _note_import(getattr(module, "__file__", None))
 
 
 def check_not_stale(root: Path = ROOT) -> CodeIndex:
-    """Raise :class:`StaleCodeError` if a module of the packages that this process had imported
-    when it first read the code has changed on disk since (its units' digests, so a comment or
-    a touch does not count).
+    """Raise :class:`StaleCodeError` if a module of the packages that this process imported has
+    changed on disk since (its units' digests, so a comment or a touch does not count).
 
     Trials run in worker processes read the code on disk, but decisions, and trials with one
     job, run the code this process imported: keyed by the disk, they would be saved under
     code they did not run, and reused by every later run.  A long-lived process (the
-    self-test campaign runs all its units in one) must be started again after an edit.
+    self-test campaign runs all its units in one; a Dask worker outlives its runs) must be
+    started again after an edit.  Each module's digests are taken when it is imported (a
+    finder on :data:`sys.meta_path`, placed when this module is imported; the modules
+    imported before are digested then).
 
     Returns
     -------
@@ -282,12 +335,25 @@ def check_not_stale(root: Path = ROOT) -> CodeIndex:
         The code on disk, which is then the code this process runs.
     """
     index = current_index(root)
-    changed = sorted(path for key, (path, first) in _FIRST_READ.items() if _DISK_CACHE[key][1] != first)
+    changed = []
+    for key, (path, at_import) in _AT_IMPORT.items():
+        try:
+            now = _file_digests(Path(key), path)
+        except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+            now = {}
+        if now != at_import:
+            changed.append(path)
     if changed:
-        raise StaleCodeError(f"{', '.join(changed)} changed on disk since this process imported it: "
+        raise StaleCodeError(f"{', '.join(sorted(changed))} changed on disk since this process imported it: "
                              f"start the command again (stored trials and decisions are keyed by the "
                              f"code on disk, and this process runs the code it imported)")
     return index
+
+
+def run_code_id(index: CodeIndex) -> str:
+    """The id of the whole code of ``index`` with the package versions: a worker whose own
+    differs from its run's runs other code than the run keys its trials by."""
+    return code_id(index.digests, versions())
 
 
 def revision_index(revision: str, root: Path = ROOT) -> CodeIndex:
@@ -345,34 +411,53 @@ def _module_path(module: str, root: Path) -> str | None:
 
 def _imported_paths(path: str, root: Path) -> frozenset[str]:
     """The fingerprinted modules a module imports (statically, at any depth of its body)."""
+    return frozenset().union(*_unit_imports(path, root).values())
+
+
+def _unit_imports(path: str, root: Path) -> dict[str, frozenset[str]]:
+    """The fingerprinted modules each unit of a module imports: a function's (or method's)
+    imports inside its body, a class's in its body outside its methods, :data:`MODULE`'s the
+    rest."""
     file = root / path
     stat = file.stat()
     return _imports_of(file, stat.st_size, stat.st_mtime_ns, path, root)
 
 
 @functools.lru_cache(maxsize=1024)
-def _imports_of(file: Path, size: int, mtime_ns: int, path: str, root: Path) -> frozenset[str]:
+def _imports_of(file: Path, size: int, mtime_ns: int, path: str, root: Path) -> dict[str, frozenset[str]]:
     # Keyed by the file's size and mtime: an edited module is parsed again.
     tree = ast.parse(file.read_text())
     package = Path(path).parent.as_posix().replace("/", ".")
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-                base = f"{anchor}.{base}" if base else anchor
-            # ``from p import m`` imports the module p.m when there is one, else p itself.
-            names = [f"{base}.{a.name}" for a in node.names] + [base]
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+    by_unit: dict[str, set[str]] = {}
+
+    def note(unit: str, node: ast.AST) -> None:
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Import):
+                names = [a.name for a in inner.names]
+            elif isinstance(inner, ast.ImportFrom):
+                base = inner.module or ""
+                if inner.level:
+                    anchor = package.rsplit(".", inner.level - 1)[0] if inner.level > 1 else package
+                    base = f"{anchor}.{base}" if base else anchor
+                # ``from p import m`` imports the module p.m when there is one, else p itself.
+                names = [f"{base}.{a.name}" for a in inner.names] + [base]
+            else:
+                continue
+            for name in names:
+                resolved = _module_path(name, root)
+                if resolved is not None and is_fingerprinted(resolved):
+                    by_unit.setdefault(unit, set()).add(resolved)
+
+    for node in tree.body:
+        if isinstance(node, functions):
+            note(node.name, node)
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                note(f"{node.name}.{item.name}" if isinstance(item, functions) else node.name, item)
         else:
-            continue
-        for name in names:
-            resolved = _module_path(name, root)
-            if resolved is not None and is_fingerprinted(resolved):
-                found.add(resolved)
-    return frozenset(found)
+            note(MODULE, node)
+    return {unit: frozenset(paths) for unit, paths in by_unit.items()}
 
 
 def claim_module_path(claim, root: Path = ROOT) -> str:
@@ -384,24 +469,128 @@ def claim_module_path(claim, root: Path = ROOT) -> str:
     return path
 
 
-def foreign_module(module_name: str) -> dict[str, str]:
-    """The unit and digest of a module outside the fingerprinted packages (a test's claim, a
-    paper of one's own): its whole source, as one unit ``"module.name:<module>"``; nothing
-    for a module of the packages, whose units the index holds."""
-    if module_name.split(".", 1)[0] in PACKAGES:
-        return {}
-    # The file on disk, as for the packages' units; found without the module imported in this
-    # process too (a trial's helper that only a worker imported).
+def _module_file(module_name: str) -> str | None:
+    """The file of module ``module_name``: the imported module's, or the one an import would
+    load (a trial's helper that only a worker imported)."""
     module = sys.modules.get(module_name)
     try:
         file = getattr(module, "__file__", None) if module is not None else None
         if file is None:
             spec = importlib.util.find_spec(module_name)
             file = spec.origin if spec is not None else None
+    except (ImportError, ValueError, AttributeError):
+        return None
+    return file if isinstance(file, str) else None
+
+
+def foreign_module(module_name: str) -> dict[str, str]:
+    """The unit and digest of a module outside the fingerprinted packages (a test's claim, a
+    paper of one's own): its whole source, as one unit ``"module.name:<module>"``; nothing
+    for a module of the packages, whose units the index holds.
+
+    A module whose source cannot be read (a ``python -c`` script's ``__main__``, a notebook's
+    cell, a module without its ``.py``) gets a digest that matches nothing, so what its code
+    computed is never reused.
+    """
+    if module_name.split(".", 1)[0] in PACKAGES:
+        return {}
+    file = _module_file(module_name)
+    try:
         source = Path(file).read_text() if file and file.endswith(".py") else ""
-    except (OSError, ImportError, ValueError, UnicodeDecodeError):
+    except (OSError, ValueError, UnicodeDecodeError):
         source = ""
-    return {f"{module_name}:{MODULE}": hashlib.sha256(source.encode()).hexdigest()[:16] if source else "no source"}
+    digest = hashlib.sha256(source.encode()).hexdigest()[:16] if source else f"no source {secrets.token_hex(8)}"
+    return {f"{module_name}:{MODULE}": digest}
+
+
+#: where the interpreter and the installed packages live: code elsewhere that is not ours is a
+#: user's (a paper of one's own on the path, a test), keyed by its module's source.
+_INSTALLED = tuple(sorted({str(Path(p)) + "/" for p in (*sysconfig.get_paths().values(), sys.prefix,
+                                                          sys.base_prefix, sys.exec_prefix, site.getuserbase())}))
+#: the entry-point group of the papers (:data:`verification.catalog.ENTRY_POINTS`).
+_PAPERS_GROUP = "iln_verify.papers"
+
+
+@functools.cache
+def paper_packages() -> frozenset[str]:
+    """The top-level packages of the papers installed beside ours (README, *Adding a paper*):
+    a user's code even where it is installed."""
+    names = {ep.value.split(":", 1)[0].split(".", 1)[0] for ep in metadata.entry_points(group=_PAPERS_GROUP)}
+    return frozenset(names - set(PACKAGES))
+
+
+def is_users_module(module_name: str, filename: str) -> bool:
+    """Whether the module ``module_name``, from ``filename``, is a user's: a Python source
+    outside our packages and outside the interpreter's and the installed packages' folders,
+    or any module of an installed paper's package.  A user's module is keyed by its whole
+    source (:func:`foreign_module`)."""
+    top = module_name.split(".", 1)[0]
+    if top in PACKAGES or not filename.endswith(".py"):
+        return False
+    return not filename.startswith(_INSTALLED) or top in paper_packages()
+
+
+def users_imports(module_names: Iterable[str]) -> set[str]:
+    """``module_names`` (users' modules) and every user's module they import, at any depth.
+
+    A constant imported by name (``from own_constants import PRINTED``) is read without any
+    code of its module running while a trial or decision is traced, so its module's source
+    must key what the importer computes, as :func:`imported_module_code` does for the
+    packages.
+    """
+    return _reachable(module_names, _users_imported_by)
+
+
+def _users_imported_by(name: str) -> set[str]:
+    """The users' modules that the module ``name`` imports (anywhere in its source)."""
+    file = _module_file(name)
+    try:
+        tree = ast.parse(Path(file).read_text()) if file and file.endswith(".py") else None
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+        tree = None
+    if tree is None or file is None:
+        return set()
+    package = name if file.endswith("__init__.py") else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            candidates = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            try:
+                base = importlib.util.resolve_name("." * node.level + (node.module or ""), package) \
+                    if node.level else (node.module or "")
+            except (ImportError, ValueError):
+                continue
+            # ``from package import submodule`` imports a module too.
+            candidates = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+        else:
+            continue
+        for candidate in candidates:
+            if candidate and candidate.split(".", 1)[0] not in PACKAGES:
+                found_file = _module_file(candidate)
+                if found_file and is_users_module(candidate, found_file):
+                    found.add(candidate)
+    return found
+
+
+def _reachable(start: Iterable[str], successors: Callable[[str], Iterable[str]]) -> set[str]:
+    """``start`` and every node that ``successors`` leads to from it, at any depth."""
+    todo, seen = list(start), set()
+    while todo:
+        node = todo.pop()
+        if node not in seen:
+            seen.add(node)
+            todo.extend(n for n in successors(node) if n not in seen)
+    return seen
+
+
+def users_module_units(module_name: str) -> set[str]:
+    """The units of a claim's own module outside the packages (its trial's or decision's: a
+    paper of one's own, a test's claim) and of the users' modules it imports
+    (:func:`users_imports`), whose sources key what it computes; none for a module of ours."""
+    if not module_name or module_name.split(".", 1)[0] in PACKAGES:
+        return set()
+    return {f"{name}:{MODULE}" for name in users_imports([module_name])}
 
 
 def state_now(units: Iterable[str], index: CodeIndex) -> dict[str, str]:
@@ -425,24 +614,25 @@ def conservative_units(claim, index: CodeIndex, root: Path = ROOT) -> set[str]:
     return {u for p in paths for u in index.units_of(p)}
 
 
-def imported_module_code(paths: Iterable[str], index: CodeIndex, root: Path = ROOT) -> set[str]:
-    """The :data:`MODULE` unit of every fingerprinted module that the modules at ``paths``
-    import, at any depth: a name imported from it (a constant) is read without any of its
-    functions running."""
-    seen = _import_closure([p for p in paths if p.endswith(".py") and (root / p).is_file()], root)
+def imported_module_code(units: Iterable[str], index: CodeIndex, root: Path = ROOT) -> set[str]:
+    """The :data:`MODULE` unit of every fingerprinted module that the ``units`` import: each
+    unit's own imports (a function's inside its body) and its module's, then, at any depth,
+    the imports of those modules' code.  A name imported from a module (a constant) is read
+    without any of its functions running.  An import inside a function that did not run
+    imports nothing (``rules/pilot.py`` imports the runner inside its command line only)."""
+    todo: list[str] = []
+    for unit in units:
+        path, _, name = unit.rpartition(":")
+        if path.endswith(".py") and (root / path).is_file():
+            imports = _unit_imports(path, root)
+            todo += [*imports.get(MODULE, ()), *imports.get(name, ())]
+    seen = _reachable(todo, lambda path: _unit_imports(path, root).get(MODULE, frozenset()))
     return {f"{p}:{MODULE}" for p in seen if f"{p}:{MODULE}" in index.digests}
 
 
 def _import_closure(paths: Iterable[str], root: Path) -> set[str]:
     """``paths`` and every fingerprinted module they import, at any depth."""
-    todo, seen = list(paths), set()
-    while todo:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        todo.extend(_imported_paths(path, root) - seen)
-    return seen
+    return _reachable(paths, lambda path: _imported_paths(path, root))
 
 
 def trial_entry_units(index: CodeIndex) -> set[str]:
@@ -501,3 +691,7 @@ def changes(old_state: Mapping[str, str], new_state: Mapping[str, str],
             out.append(f"{name} {before} -> {after}")
     return out
 
+
+
+# From this module's import on, each module of the packages is digested as it is imported.
+_start_noting_imports()

@@ -195,7 +195,8 @@ def plan(db: Store, claims: Sequence[Claim], config_hashes: dict[str, str], seed
         except ValueError:
             # A claim defined outside iln/ and verification/ (a test's, a paper of one's own):
             # all of the code index, and its trial's module by the digest of its source.
-            units = {**index.state(index.digests), **fingerprint.foreign_module(claim.trial.__module__)}
+            units = {**index.state(index.digests),
+                     **fingerprint.state_now(fingerprint.users_module_units(claim.trial.__module__), index)}
             why = f"{why}; its trial's module {claim.trial.__module__} is keyed by its source's digest"
         cid = fingerprint.code_id(units, versions)
         key = _trial_key(h, cid)
@@ -224,7 +225,7 @@ def record_reach(db: Store, claim: Claim, config_hash: str, keying: Keying, seed
     # A trial module outside the packages (a user's, traced as such) is keyed by its whole
     # source, as the conservative state keys it.
     units = fingerprint.state_now(reach.units_reached(functions, index) | fingerprint.trial_entry_units(index)
-                                  | set(fingerprint.foreign_module(claim.trial.__module__)), index)
+                                  | fingerprint.users_module_units(claim.trial.__module__), index)
     cid = fingerprint.code_id(units, versions)
     known = db.code_states(claim.id, seed=seed, profile=profile, config_hash=config_hash)
     if not any(s.code_id == cid and s.traced for s in known):

@@ -50,10 +50,8 @@ from __future__ import annotations
 
 import contextlib
 import sys
-import sysconfig
 import types
 from collections.abc import Hashable, Iterable, Iterator
-from pathlib import Path
 from typing import Literal
 
 from verification.fingerprint import (
@@ -63,6 +61,8 @@ from verification.fingerprint import (
     CodeIndex,
     imported_module_code,
     is_fingerprinted,
+    is_users_module,
+    users_imports,
 )
 
 __all__ = ["CLOCKS", "Recorder", "clear_claim_caches", "traced", "units_reached"]
@@ -76,10 +76,6 @@ WHOLE_MODULE = "*"
 CLOCKS = frozenset({"perf_counter", "perf_counter_ns", "process_time", "process_time_ns", "monotonic",
                     "monotonic_ns", "time", "time_ns", "thread_time", "thread_time_ns", "clock_gettime",
                     "clock_gettime_ns", "localtime", "gmtime", "ctime", "now", "utcnow", "today"})
-#: where the interpreter and the installed packages live: code elsewhere that is not ours is a
-#: user's (a paper of one's own on the path, a test), keyed by its module's source.
-_INSTALLED = tuple(sorted({str(Path(p)) + "/" for p in (*sysconfig.get_paths().values(), sys.prefix,
-                                                          sys.base_prefix, sys.exec_prefix)}))
 
 
 #: the modules whose caches a trace starts without: the claims' (instances, exact values,
@@ -142,8 +138,7 @@ class Recorder:
         else:
             self._seen[code] = False
             name = module_globals.get("__name__")
-            if (isinstance(name, str) and code.co_filename.endswith(".py")
-                    and not code.co_filename.startswith(_INSTALLED)):
+            if isinstance(name, str) and is_users_module(name, code.co_filename):
                 self._users.add(name)
                 if CLOCKS & set(code.co_names):
                     self._clocks.add(name)
@@ -237,4 +232,6 @@ def units_reached(functions: Iterable[str], index: CodeIndex) -> set[str]:
     # without any function of its module running: the module code of every module a reached
     # module imports, at any depth, is reached too.
     closure = index.closure(units)
-    return closure | imported_module_code({u.rsplit(":", 1)[0] for u in closure}, index) | foreign
+    # The same for a user's modules, which are keyed by their whole source.
+    users = {f"{name}:{MODULE}" for name in users_imports(item.rsplit(":", 1)[0] for item in foreign)}
+    return closure | imported_module_code(closure, index) | users

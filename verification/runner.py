@@ -36,16 +36,22 @@ from typing import Any, Protocol
 
 from verification import catalog, fingerprint, incremental, rules, stored_decisions, trials
 from verification.catalog import Claim
+from verification.fingerprint import StaleCodeError
 from verification.store import Store, StoreError
 from verification.verdicts import ERROR, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, VIOLATED, Verdict
 
-__all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "ClaimOutcome", "Planting", "RunResult", "run", "trials_key"]
+__all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "RUN_ERRORS", "ClaimOutcome", "Planting", "RunResult", "run",
+           "trials_key"]
 
 #: the run's family-wise false-alarm budget (README, Verifying the claims: 1e-3).
 DEFAULT_ALPHA = 1e-3
 DEFAULT_STORE = Path(".iln-verify") / "store.sqlite"
 #: trials per task: large enough to amortise a task's overhead, small enough to resume finely.
 BATCH_SIZE = 50
+#: errors that are the run's, not a claim's: a store that cannot be read or written, code
+#: edited under the run.  They stop the run (the CLI's exit 2); a caller that runs many (the
+#: self-test) stops too, instead of recording them as the claims' errors.
+RUN_ERRORS: tuple[type[Exception], ...] = (StoreError, StaleCodeError)
 #: a claim that samples in batches until it is decided (see catalog.SEQUENTIAL).
 SEQUENTIAL = catalog.SEQUENTIAL
 
@@ -265,13 +271,37 @@ def _progress(total: int, quiet: bool):
                 mininterval=0.5 if interactive else 30.0, file=sys.stderr)
 
 
+def _on_the_run_s_code(code: str, function: Callable, *task: Any) -> Any:
+    """``function(*task)`` in a process that runs the code ``code`` names
+    (:func:`verification.fingerprint.run_code_id`): its imported modules as they are on its
+    disk, and its disk's code the run's.
+
+    Raises
+    ------
+    verification.fingerprint.StaleCodeError
+        In a worker that imported code edited since (a Dask worker outlives its runs), or whose
+        disk holds other code than the run's (another checkout, an edit since the run
+        started): its trials would be stored under code they did not run.
+    """
+    here = fingerprint.run_code_id(fingerprint.check_not_stale())
+    if here != code:
+        raise StaleCodeError(f"a worker ({platform.node()}, {fingerprint.ROOT}) runs other code than its run "
+                             f"(code {here}, the run's {code}): its disk was edited since the run started, or "
+                             f"it is another checkout or has other package versions")
+    return function(*task)
+
+
 def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect: Planting | None = None,
-             function: Callable = trials.run_batch) -> None:
+             function: Callable = trials.run_batch, code: str | None = None) -> None:
     """Run ``tasks`` (tuples of ``function``'s arguments) and call ``on_done(task, result)`` as each ends.
 
     ``on_done`` may return further tasks (a sequential claim's next batch), which run too.
-    ``defect`` (a self-test run) is planted in every worker before its first trial.
+    ``defect`` (a self-test run) is planted in every worker before its first trial.  ``code``
+    (:func:`verification.fingerprint.run_code_id`): each task first checks that its process
+    runs that code (:func:`_on_the_run_s_code`).
     """
+    if code is not None:
+        function = functools.partial(_on_the_run_s_code, code, function)
     if scheduler:
         from dask.distributed import Client, as_completed
 
@@ -328,7 +358,7 @@ def _decide_one(decide: Callable[..., Verdict], claim: Claim, level: float, seed
     """
     try:
         return decide(claim, level, *args)
-    except StoreError:
+    except RUN_ERRORS:
         raise
     except Exception as error:  # one failing claim never takes the others down
         return error_verdict(claim.id, "decision", trials.error_text(error), seed=seed, profile=profile)
@@ -536,8 +566,8 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                 bar.total += sum(len(t[3]) for t in more)
                 return more
 
-            _execute(tasks, jobs, scheduler, store_batch, defect,
-                     trials.run_batch_traced)
+            _execute(tasks, jobs, scheduler, store_batch, defect, trials.run_batch_traced,
+                     fingerprint.run_code_id(index))
         # A sequential claim uses the trials up to where it stopped.
         used = {c.id: (sequential[c.id].stopped or sequential[c.id].budget) if c.id in sequential
                 else configs[c.id]["n_trials"] for c in claims if c.id not in failed}

@@ -160,8 +160,11 @@ class Decisions:
             verdict = claim.decide(decided, config, level)
         self.computed[claim.id] += 1
         if not recorder.reads_clock():
-            # A user's module that ran (a paper of one's own) is keyed by its whole source.
-            units = fingerprint.state_now(reach.units_reached(recorder.functions(), self._index), self._index)
+            # A user's module that ran (a paper of one's own) is keyed by its whole source; the
+            # decision's own module always, wherever it is installed.
+            own = fingerprint.users_module_units(getattr(claim.decide, "__module__", None) or "?")
+            units = fingerprint.state_now(reach.units_reached(recorder.functions(), self._index) | own,
+                                          self._index)
             # A verdict that is not JSON (a numpy integer in its details) is decided each time.
             with contextlib.suppress(TypeError):
                 self._db.save_decision(StoredDecision(

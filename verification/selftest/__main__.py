@@ -34,6 +34,7 @@ import sys
 from pathlib import Path
 
 from verification import catalog, runner, verdicts
+from verification.fingerprint import StaleCodeError
 from verification.report.markdown import selftest_section
 from verification.selftest import campaign, explain, statements
 from verification.selftest import defects as defect_catalog
@@ -224,7 +225,7 @@ def main(argv=None) -> int:
     """Entry point; returns the exit status."""
     try:
         return _run(_parser().parse_args(argv))
-    except (UsageError, StoreError) as error:
+    except (UsageError, StoreError, StaleCodeError) as error:
         print(f"selftest: error: {error}", file=sys.stderr)
         return EXIT_USAGE
 

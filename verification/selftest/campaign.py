@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from verification import catalog, runner
+from verification.fingerprint import StaleCodeError
 from verification.selftest import reach, statements, suites
 from verification.selftest.defects import Defect
 from verification.selftest.false_alarms import FalseAlarms, differing_verdicts
@@ -314,6 +315,8 @@ def _control(plan: Plan, common: dict) -> dict:
         found, recorded_now = reach.recorded_reach(
             plan.defects, plan.claims, profile=plan.profile, seed=plan.mutation_seed, store=store,
             scratch=plan.workdir / f"control-{plan.mutation_seed}-scratch.sqlite")
+    except StaleCodeError:
+        raise  # code edited under the campaign: every unit after it would be wrong
     except Exception:
         # The reach run stopped (a store that cannot be written, say): the control is decided
         # without it, and no defect's trials are copied for the claims whose reach is unknown.

@@ -231,6 +231,8 @@ def run_defect(name: str | None, claims: Sequence[str], *, profile: str, seed: i
         reuse.update(result.meta["reuse"])
         trial_s.update(result.meta["trial_s"])
         errors: dict[str, str] = {}
+    except runner.RUN_ERRORS:
+        raise  # the campaign's fault (its store, an edit under it), not the defect's
     except Exception:
         verdicts, errors = {}, {}
         for claim_id in claims:
@@ -241,6 +243,8 @@ def run_defect(name: str | None, claims: Sequence[str], *, profile: str, seed: i
                 verdicts[claim_id] = result.outcomes[0].verdict.verdict
                 reuse.update(result.meta["reuse"])
                 trial_s.update(result.meta["trial_s"])
+            except runner.RUN_ERRORS:
+                raise
             except Exception as error:
                 verdicts[claim_id] = ERROR
                 errors[claim_id] = f"{type(error).__name__}: {' '.join(str(error).split())}"[:500]

@@ -1051,6 +1051,8 @@ def run_mutant(mutant: StatementMutant, *, seed: int, store: Path,
                        verdict_corrected=verdict.verdict_corrected,
                        reuse=result.meta["reuse"].get(mutant.claim),
                        trial_s=result.meta["trial_s"].get(mutant.claim))
+    except runner.RUN_ERRORS:
+        raise  # the campaign's fault (its store, an edit under it), not a detection
     except Exception as error:  # a check that stops is not a check that rejects
         outcome["error"] = f"{type(error).__name__}: {error}"
     detected = rejected(expected, outcome["verdict"], outcome["verdict_printed"],
