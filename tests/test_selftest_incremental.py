@@ -35,6 +35,14 @@ DEFECTS = ["alg2_drop_sign", "dsgd_constant_step"]
 MUTANTS = {"lemma4_corrected_prefactor_dropped": True, "rks_lemma2_approximation_term_dropped": False}
 
 
+#: a claim whose trial's own module is edited (a local renamed: no verdict may move).
+OWN_CLAIM = "rks.lemma2.risk_approximation"
+OWN_EDIT = ("verification/claims/rks/lemma2.py",
+            "        best = witness\n        if witness > smallest:\n            best = min(witness, ",
+            "        least = witness\n        if witness > smallest:\n            least = min(witness, ")
+OWN_EDIT_USE = ("verification/claims/rks/lemma2.py", '/best"] = best\n', '/best"] = least\n')
+
+
 def _campaign(root: Path, work: Path, out: Path) -> dict:
     """``python -m verification.selftest`` in the copy, on the smoke profile; its document."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
@@ -84,6 +92,21 @@ def test_an_edit_reruns_in_every_part_only_the_claims_that_reach_it(tmp_path):
     assert {c: (e["units"], e["units_raised"]) for c, e in cost["by_claim"].items()} == {
         "iln.alg2.unbiased": (3, 0), "iln.lemma4.hoeffding": (4, 0), "rks.lemma2.risk_approximation": (3, 0)}
     assert all(e["trial_s"] > 0 for e in cost["by_claim"].values())
+
+    # An edit of a claim's own module (its trial, a local renamed), which the reach recorders'
+    # run once keyed by the recorders' module: the control reran none of it and every defect
+    # copied its stale trials (2026-11-28). Now the control, each seed and each defect run or
+    # copy that claim's trials again, and nothing else.
+    edit(root, *OWN_EDIT)
+    edit(root, *OWN_EDIT_USE)
+    own = _campaign(root, work, out)
+    control, seed = own["false_alarms"]["per_seed"]["0"], own["false_alarms"]["per_seed"]["1"]
+    assert _ran(control["reuse"]) == {OWN_CLAIM}
+    assert set(control["reach_recorded_for"]) == {OWN_CLAIM}
+    assert _ran(seed["reuse"]) == {OWN_CLAIM}
+    for entry in own["defects"]:
+        assert _ran(entry["reuse"]) == {OWN_CLAIM}, entry["name"]
+    cost = own["rerun_cost"]
 
     edit(root, *EDIT)  # Algorithm 2's check_m, written differently: no verdict may move
     again = _campaign(root, work, out)

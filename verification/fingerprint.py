@@ -38,6 +38,7 @@ import functools
 import hashlib
 import importlib.abc
 import importlib.util
+import inspect
 import json
 import platform
 import secrets
@@ -461,11 +462,12 @@ def _imports_of(file: Path, size: int, mtime_ns: int, path: str, root: Path) -> 
 
 
 def claim_module_path(claim, root: Path = ROOT) -> str:
-    """The path (relative to ``root``) of the module defining a claim's trial function."""
-    path = _module_path(claim.trial.__module__, root)
+    """The path (relative to ``root``) of the module defining a claim's trial function (the
+    function a wrapper wraps: :func:`inspect.unwrap`)."""
+    module = getattr(inspect.unwrap(claim.trial), "__module__", None) or "?"
+    path = _module_path(module, root)
     if path is None:
-        raise ValueError(f"claim {claim.id!r}: its trial's module {claim.trial.__module__!r} is "
-                         f"not in {PACKAGES}")
+        raise ValueError(f"claim {claim.id!r}: its trial's module {module!r} is not in {PACKAGES}")
     return path
 
 

@@ -71,7 +71,14 @@ def _trial_key(config_hash: str, code_id: str) -> str:
 
 
 def _matching(states: Sequence[CodeState], index: CodeIndex, versions: dict) -> CodeState | None:
+    # A conservative state is a guess made before the trials ran; once their trace is saved
+    # (a traced state of the same trial key), the trace says what they ran, and the guess no
+    # longer stands for them: a guess that missed a unit (a trial swapped for a wrapper of
+    # another module, as the self-test's reach recorders did) would match after an edit of it.
+    traced = {state.trial_key for state in states if state.traced}
     for state in states:
+        if not state.traced and state.trial_key in traced:
+            continue
         if state.versions == versions and fingerprint.state_now(state.units, index) == state.units:
             return state
     return None

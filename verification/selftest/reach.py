@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import importlib
 import inspect
 import json
@@ -216,6 +217,8 @@ def reach_run(defects: Sequence[Defect], claims: Sequence[str], *, profile: str,
     originals = {c: known[c].trial for c in claims}
 
     def attributed(claim_id, trial):
+        # Wrapped: the runner keys the trials by the module of the trial it wraps.
+        @functools.wraps(trial)
         def run_trial(config, seed):
             if current[0] != claim_id:
                 clear_claim_caches()  # see the module docstring
