@@ -20,7 +20,7 @@ import pytest
 from package_copy import CLAIMS, EDIT, EDITED_UNIT, ROOT, copy_packages, edit
 
 from verification import catalog, cli, fingerprint, incremental, reach, runner, trials
-from verification.store import Store
+from verification.store import CodeState, Store
 
 pytestmark = pytest.mark.system
 
@@ -145,6 +145,46 @@ def test_an_edit_reruns_exactly_the_claims_that_reach_it(tmp_path):
     assert "reran iln.alg2.unbiased: verification/trials.py:one_library_thread changed" in out
 
 
+#: a method added to the class of the features whose instances iln.lemma4.hoeffding's trials
+#: use: it overrides the inherited kernel, which its trials ran, and changes what it returns.
+#: No unit those trials reached is edited.
+OVERRIDE = ("iln/features.py", "    kind = KIND_SIGN\n",
+            "    kind = KIND_SIGN\n\n    def kernel(self, X, Y=None):\n        return FeatureFamily.kernel(self, X, Y) + 2.0\n")
+
+
+def test_an_added_definition_reruns_the_claims_that_reach_its_module(tmp_path):
+    claim = "iln.lemma4.hoeffding"
+    root = copy_packages(tmp_path)
+    status, out, first = _run(root, claim)
+    assert status == 0, out
+    assert "iln/features.py:FeatureFamily.kernel" in _traced_units(root / "s.sqlite", claim)
+    edit(root, *OVERRIDE)
+    status, out, edited = _run(root, claim)
+    assert _reran(edited) == {claim}, out
+    assert f"reran {claim}: iln/features.py:<module> changed" in out
+    status, out, fresh = _run(root, claim, store="fresh.sqlite")
+    # The reused store and a fresh one agree on the edited code, which moved the verdict.
+    assert _verdicts(edited) == _verdicts(fresh) != _verdicts(first)
+
+
+def test_a_key_s_trials_are_reused_only_while_each_of_its_traced_states_holds(tmp_path, monkeypatch):
+    # A sequential claim's second run stopped later, under the same key: its trials reached a
+    # unit the first run's did not, and the key got a second, wider traced state.
+    old = fingerprint.CodeIndex({"p.py:<module>": "0", "p.py:a": "1", "p.py:b": "2"})
+    versions = fingerprint.versions()
+    narrow, wide = ({u: old.digests[u] for u in units} for units in (["p.py:a"], ["p.py:a", "p.py:b"]))
+    with Store(tmp_path / "s.sqlite") as db:
+        for units in (narrow, wide):
+            db.save_code_state(CodeState(0, "smoke", "c", "h", fingerprint.code_id(units, versions), "h@k",
+                                         units, versions, traced=True))
+        monkeypatch.setattr(fingerprint, "current_index", lambda *a, **k: old)
+        assert incremental.stored_trial_key(db, "c", "h", 0, "smoke") == "h@k"
+        # b edited: only the later trials ran it, and they are stored under the key too.
+        monkeypatch.setattr(fingerprint, "current_index",
+                            lambda *a, **k: fingerprint.CodeIndex({**old.digests, "p.py:b": "3"}))
+        assert incremental.stored_trial_key(db, "c", "h", 0, "smoke") is None
+
+
 def _git(root: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t", *args],
                    check=True, capture_output=True, timeout=60)
@@ -241,8 +281,18 @@ def test_units_ignore_comments_and_docstrings_but_not_code():
     assert fingerprint.source_units(base.replace("'''Doc.'''", "'''Other.'''  # note")) == units
     changed = fingerprint.source_units(base.replace("return 1", "return 2"))
     assert {u for u in units if units[u] != changed[u]} == {"f"}
+    # A class attribute is read without any method of its class running: the module's
+    # skeleton holds it too.
     changed = fingerprint.source_units(base.replace("y = 2", "y = 3"))
-    assert {u for u in units if units[u] != changed[u]} == {"C"}
+    assert {u for u in units if units[u] != changed[u]} == {"C", "<module>"}
+    # A definition added changes no unit that could have run, but what runs: the skeleton and
+    # the class say so.
+    changed = fingerprint.source_units(base.replace("    def m(self):", "    def n(self):\n        return 0\n"
+                                                                        "    def m(self):"))
+    assert {u for u in units if units[u] != changed[u]} == {"C", "<module>"}
+    assert "C.n" in changed
+    changed = fingerprint.source_units(base + "def X():\n    return 2\n")
+    assert {u for u in units if units[u] != changed[u]} == {"<module>"}
     index = fingerprint.CodeIndex({f"p.py:{u}": d for u, d in units.items()})
     assert index.unit_of("p.py", "f.<locals>.<listcomp>") == "p.py:f"
     assert index.unit_of("p.py", "C.m") == "p.py:C.m"

@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import warnings
@@ -119,6 +120,25 @@ def test_third_party_paper_is_in_list_run_report_and_selftest(installed, tmp_pat
                                     "--out", str(result)]), env, tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert set(CLAIMS) <= set(json.dumps(json.loads(result.read_text())).split('"')), result.read_text()[:2000]
+
+
+def test_an_installed_paper_s_source_keys_the_self_test_s_stored_units(installed, tmp_path):
+    # A copy of the installed folder, edited: the fixture's stays as pip wrote it.
+    site = tmp_path / "site"
+    shutil.copytree(installed, site)
+    code = ("import json; from verification.selftest.fingerprint import code_fingerprint, source_files;"
+            "print(json.dumps([code_fingerprint()['sha256'], [name for name, _ in source_files()]]))")
+
+    def fingerprint() -> tuple[str, list[str]]:
+        done = _run([sys.executable, "-c", code], _env(site), tmp_path)
+        assert done.returncode == 0, done.stderr
+        return tuple(json.loads(done.stdout))
+
+    before, names = fingerprint()
+    assert "papers/tinypaper/claims.py" in names
+    claims = site / "tinypaper" / "claims.py"
+    claims.write_text(claims.read_text() + "\nEDITED = True\n")
+    assert fingerprint()[0] != before
 
 
 def _dist_info(site: Path, name: str, entry_points: str) -> Path:

@@ -2,6 +2,7 @@
 document written after every unit, and the fault and bad-input suites recorded test by test."""
 
 import json
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -242,6 +243,24 @@ def test_fingerprint_follows_the_library_not_the_report(tmp_path):
     with open(root / "iln" / "theory.py", "a") as f:
         f.write("\n# a change of the library\n")
     assert fp.code_fingerprint(root)["sha256"] != before["sha256"]
+
+
+def test_the_suites_are_keyed_by_all_the_code_their_tests_run(tmp_path):
+    checkout = tmp_path / "checkout"
+    for package in fingerprint.PACKAGES:
+        shutil.copytree(ROOT / package, checkout / package)
+    shutil.copytree(ROOT / "tests", checkout / "tests")
+    before = fp.code_fingerprint(suites=checkout)
+    assert {"hypothesis", "pytest", "distributed"} <= set(before["versions"])
+    # The CLI's exit codes, the list of the suites' tests and a test helper: no verdict of a
+    # seed reads them, the suites' outcomes do.
+    for path in ("verification/cli.py", "verification/selftest/suites.py", "tests/conftest.py"):
+        with open(checkout / path, "a") as f:
+            f.write("\nEDITED = True\n")
+        after = fp.code_fingerprint(suites=checkout)
+        assert after["sha256"] != before["sha256"], path
+        before = after
+    assert "hypothesis" in fp.code_fingerprint()["versions"]  # the fuzz search of an exploration
 
 
 def test_every_fault_test_exists():

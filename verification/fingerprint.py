@@ -8,8 +8,13 @@ stored trial can be reused as long as that code is unchanged.  "The code" is spl
   with its decorators, default values and the functions nested in it;
 - ``iln/features.py:RandomFourier.sample``: a method of a class defined at the top of a module;
 - ``iln/features.py:RandomFourier``: the rest of the class (bases, decorators, class attributes,
-  dataclass fields, nested classes);
-- ``iln/estimator.py:<module>``: the rest of the module (imports, constants, code under ``if``).
+  dataclass fields, nested classes) and the name of each method in its place;
+- ``iln/estimator.py:<module>``: the module's skeleton: imports, constants, code under ``if``,
+  each class without its methods' bodies, and the name (and decorators) of each function and
+  method in its place.  A definition added, removed or moved changes it, though no unit that
+  ran was edited: a method added to a subclass overrides the one that ran, a function
+  defined after an import rebinds the imported name.  So does an edit of a class attribute,
+  which is read without any method of its class running.
 
 A unit's digest is the SHA-256 of its syntax tree (:func:`ast.dump`) without docstrings, so an
 edited comment, docstring or layout changes nothing, and the digest is the same in every
@@ -66,9 +71,11 @@ __all__ = [
     "current_index",
     "foreign_module",
     "imported_module_code",
+    "installed_versions",
     "is_fingerprinted",
     "is_users_module",
     "paper_packages",
+    "paper_sources",
     "revision_index",
     "run_code_id",
     "source_units",
@@ -119,6 +126,14 @@ def _function(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.stmt:
                       type_comment=node.type_comment)
 
 
+def _definition(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.stmt:
+    # What a def statement does where it stands: bind its name, through its decorators.  Its
+    # body, signature and defaults are its own unit's.
+    return type(node)(name=node.name, args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[],
+                                                         defaults=[]),
+                      body=[], decorator_list=node.decorator_list, returns=None, type_comment=None)
+
+
 def source_units(text: str) -> dict[str, str]:
     """The digest of every unit of one module's source, by unit name (``f``, ``C.m``, ``C``,
     :data:`MODULE`).
@@ -140,21 +155,25 @@ def source_units(text: str) -> dict[str, str]:
         The source does not parse.
     """
     parts: dict[str, list[ast.stmt]] = {}
+    # The skeleton (MODULE): the definitions stand in it as what they bind, in their places.
     rest: list[ast.stmt] = []
     functions = (ast.FunctionDef, ast.AsyncFunctionDef)
     for node in _without_docstring(ast.parse(text).body):
         if isinstance(node, functions):
             parts.setdefault(node.name, []).append(_function(node))
+            rest.append(_definition(node))
         elif isinstance(node, ast.ClassDef):
             body = []
             for item in _without_docstring(node.body):
                 if isinstance(item, functions):
                     parts.setdefault(f"{node.name}.{item.name}", []).append(_function(item))
+                    body.append(_definition(item))
                 else:
                     body.append(item)
-            parts.setdefault(node.name, []).append(ast.ClassDef(
-                name=node.name, bases=node.bases, keywords=node.keywords, body=body,
-                decorator_list=node.decorator_list))
+            skeleton = ast.ClassDef(name=node.name, bases=node.bases, keywords=node.keywords, body=body,
+                                    decorator_list=node.decorator_list)
+            parts.setdefault(node.name, []).append(skeleton)
+            rest.append(skeleton)
         else:
             rest.append(node)
     digests = {name: _digest(ast.Module(body=nodes, type_ignores=[])) if len(nodes) > 1 else _digest(nodes[0])
@@ -521,6 +540,26 @@ def paper_packages() -> frozenset[str]:
     return frozenset(names - set(PACKAGES))
 
 
+def paper_sources() -> dict[str, Path]:
+    """Every Python source of the installed papers' packages (:func:`paper_packages`), by the
+    name ``"papers/PACKAGE/RELATIVE.py"``, sorted."""
+    found: dict[str, Path] = {}
+    for package in sorted(paper_packages()):
+        try:
+            spec = importlib.util.find_spec(package)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None:
+            continue
+        if spec.submodule_search_locations:
+            for location in spec.submodule_search_locations:
+                for file in sorted(Path(location).rglob("*.py")):
+                    found[f"papers/{package}/{file.relative_to(location).as_posix()}"] = file
+        elif spec.origin and spec.origin.endswith(".py"):
+            found[f"papers/{package}/{Path(spec.origin).name}"] = Path(spec.origin)
+    return dict(sorted(found.items()))
+
+
 def is_users_module(module_name: str, filename: str) -> bool:
     """Whether the module ``module_name``, from ``filename``, is a user's: a Python source
     outside our packages and outside the interpreter's and the installed packages' folders,
@@ -655,15 +694,20 @@ def versions() -> dict[str, str]:
     return dict(_versions())
 
 
-@functools.cache
-def _versions() -> dict[str, str]:
-    out = {"python": platform.python_version()}
-    for name in VERSIONED:
+def installed_versions(names: Iterable[str]) -> dict[str, str]:
+    """The installed version of each package of ``names``, ``"not installed"`` for one missing."""
+    out = {}
+    for name in names:
         try:
             out[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             out[name] = "not installed"
     return out
+
+
+@functools.cache
+def _versions() -> dict[str, str]:
+    return {"python": platform.python_version(), **installed_versions(VERSIONED)}
 
 
 def code_id(state: Mapping[str, str], package_versions: Mapping[str, str]) -> str:

@@ -75,11 +75,23 @@ def _matching(states: Sequence[CodeState], index: CodeIndex, versions: dict) -> 
     # (a traced state of the same trial key), the trace says what they ran, and the guess no
     # longer stands for them: a guess that missed a unit (a trial swapped for a wrapper of
     # another module, as the self-test's reach recorders did) would match after an edit of it.
-    traced = {state.trial_key for state in states if state.traced}
+    # A key may hold several traced states: a sequential claim's run that stops later (at
+    # another level: the run's Bonferroni share) adds trials to the key, and their reach in a
+    # wider state.  The key's trials are reused only if every one of its traced states holds:
+    # the narrower one would match after an edit that only the later trials reach.
+    traced: dict[str, list[CodeState]] = {}
     for state in states:
-        if not state.traced and state.trial_key in traced:
-            continue
-        if state.versions == versions and fingerprint.state_now(state.units, index) == state.units:
+        if state.traced:
+            traced.setdefault(state.trial_key, []).append(state)
+
+    def holds(state: CodeState) -> bool:
+        return state.versions == versions and fingerprint.state_now(state.units, index) == state.units
+
+    for state in states:
+        if state.traced:
+            if all(holds(s) for s in traced[state.trial_key]):
+                return state
+        elif state.trial_key not in traced and holds(state):
             return state
     return None
 

@@ -30,7 +30,6 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from importlib import metadata
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -239,14 +238,9 @@ def _command() -> str:
 
 
 def versions() -> dict[str, str]:
-    """Versions of the interpreter and of the packages the results depend on."""
-    out = {"python": platform.python_version()}
-    for name in ("iln-verify", "numpy", "scipy", "numba", "statsmodels", "scikit-learn"):
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            out[name] = "not installed"
-    return out
+    """Versions of the interpreter, of this project and of the packages the results depend on
+    (:data:`verification.fingerprint.VERSIONED`)."""
+    return {**fingerprint.installed_versions(["iln-verify"]), **fingerprint.versions()}
 
 
 def git_revision() -> str:
