@@ -39,8 +39,11 @@ TRIALS_EDIT = ("verification/trials.py", "    return threadpool_limits(limits=LI
                "    threads = LIBRARY_THREADS\n    return threadpool_limits(limits=threads)\n")
 
 
-def _run(root: Path, *args: str, store: str = "s.sqlite", jobs: int = 1) -> tuple[int, str, dict | None]:
-    """``iln-verify run`` in the copy: exit status, stdout, and the JSON document if written."""
+def _run(root: Path, *args: str, store: str = "s.sqlite", jobs: int = 1,
+         cwd: Path | None = None) -> tuple[int, str, dict | None]:
+    """``iln-verify run`` in the copy: exit status, stdout, and the JSON document if written.
+    The copy is imported from ``PYTHONPATH``: the working directory (``root`` by default),
+    which ``python -m`` puts first on the path, resolved, is the copy's only by default."""
     out = root / "run.json"
     out.unlink(missing_ok=True)
     # The copy first; the rest of PYTHONPATH stays (the papers' plug-ins may be found there).
@@ -48,7 +51,8 @@ def _run(root: Path, *args: str, store: str = "s.sqlite", jobs: int = 1) -> tupl
            "GIT_CEILING_DIRECTORIES": str(root.parent)}
     done = subprocess.run([sys.executable, "-m", "verification", "run", *args, "--profile", "smoke",
                            "--jobs", str(jobs), "--quiet", "--store", str(root / store), "--json", str(out)],
-                          cwd=root, env=env, capture_output=True, text=True, timeout=600, check=False)
+                          cwd=root if cwd is None else cwd, env=env, capture_output=True, text=True, timeout=600,
+                          check=False)
     assert done.returncode in (0, 1, 2), done.stderr
     return done.returncode, done.stdout + done.stderr, json.loads(out.read_text()) if out.exists() else None
 
@@ -183,6 +187,88 @@ def test_a_key_s_trials_are_reused_only_while_each_of_its_traced_states_holds(tm
         monkeypatch.setattr(fingerprint, "current_index",
                             lambda *a, **k: fingerprint.CodeIndex({**old.digests, "p.py:b": "3"}))
         assert incremental.stored_trial_key(db, "c", "h", 0, "smoke") is None
+
+
+def test_a_checkout_reached_through_a_symbolic_link_is_traced(tmp_path):
+    # macOS's /tmp and /var/folders are links: the code objects carry the linked path, the
+    # fingerprint's root the resolved one.  Before 2026-11-28 the trace saw none of our
+    # functions there, and an edit of the claim's trial reused its trials.
+    claim = "iln.eq17.zero_comparator"
+    root = copy_packages(tmp_path)
+    link = tmp_path / "link"
+    link.symlink_to(root, target_is_directory=True)
+    # Run from elsewhere: the working directory, first on the path, would be the resolved copy.
+    status, out, first = _run(link, claim, cwd=tmp_path)
+    assert status == 0, out
+    assert "verification/claims/iln/eq17.py:zero_comparator_trial" in _traced_units(link / "s.sqlite", claim)
+    edit(link, "verification/claims/iln/eq17.py", '"zero": math.fsum(0.5 * y**2)', '"zero": math.fsum(4.0 * y**2)')
+    status, out, edited = _run(link, claim, cwd=tmp_path)
+    assert _reran(edited) == {claim}, out
+    assert _verdicts(edited) != _verdicts(first)
+
+
+def test_a_trace_that_misses_the_claim_s_own_code_is_not_saved(tmp_path, monkeypatch):
+    # A trace blind to the packages (as one through a symbolic link was): it records no
+    # traced state and no decision, and the trials stay keyed by their conservative state.
+    claim = "iln.eq17.zero_comparator"
+    monkeypatch.setattr(reach, "_ROOTS", ("/nowhere/",))
+    store = tmp_path / "s.sqlite"
+    runner.run([claim], profile="smoke", jobs=1, store=store, quiet=True)
+    with Store(store) as db:
+        assert not any(s.traced for s in db.code_states(claim))
+    again = runner.run([claim], profile="smoke", jobs=1, store=store, quiet=True)
+    assert again.meta["reuse"][claim].endswith("(conservative)")
+    assert again.meta["decisions"][claim] == "decided"
+
+
+def test_a_kernel_held_in_a_table_is_reached(tmp_path):
+    # Algorithm 2's kernels picked from a table, written differently: the trace must still key
+    # the compiled sampler, which runs no Python frame.
+    claim = "iln.alg2.unbiased"
+    root = copy_packages(tmp_path)
+    edit(root, "iln/estimator.py", "def _fast(alpha, X, x, m, family, seed, mode=numba_sampling.MODE_PRODUCTS):\n",
+         "_KERNELS = {True: numba_sampling.sum_products, False: numba_sampling.sum_products_serial}\n\n\n"
+         "def _fast(alpha, X, x, m, family, seed, mode=numba_sampling.MODE_PRODUCTS):\n")
+    edit(root, "iln/estimator.py",
+         "    kernel = numba_sampling.sum_products if m >= numba_sampling.PARALLEL_MIN else "
+         "numba_sampling.sum_products_serial\n",
+         "    kernel = _KERNELS[bool(m >= numba_sampling.PARALLEL_MIN)]\n")
+    status, out, _ = _run(root, claim)
+    assert status == 0, out
+    reached = _traced_units(root / "s.sqlite", claim)
+    assert {"iln/numba_sampling.py:sum_products_serial", "iln/numba_sampling.py:_coordinate"} <= reached
+
+
+def test_no_kernel_calls_a_kernel_of_another_file():
+    # numba's on-disk cache (cache=True) is invalidated by an edit of the kernel's own file
+    # only: a kernel calling a jitted function of another file would keep running the old
+    # machine code of it after an edit, and store its numbers under the new code's key.
+    import importlib
+    import pkgutil
+    import types
+
+    import iln
+
+    found = []
+    for info in pkgutil.walk_packages(iln.__path__, "iln."):
+        if info.name.endswith(".__main__"):
+            continue  # a command line, not a module
+        module = importlib.import_module(info.name)
+        for kernel in vars(module).values():
+            py_func = getattr(kernel, "py_func", None)
+            if not isinstance(py_func, types.FunctionType) or py_func.__module__ != info.name:
+                continue
+            code, names = py_func.__code__, set()
+            todo = [code]
+            while todo:
+                c = todo.pop()
+                names |= set(c.co_names)
+                todo += [k for k in c.co_consts if isinstance(k, types.CodeType)]
+            for name in names:
+                other = getattr(py_func.__globals__.get(name), "py_func", None)
+                if isinstance(other, types.FunctionType) and other.__code__.co_filename != code.co_filename:
+                    found.append(f"{info.name}.{py_func.__name__} calls {other.__module__}.{other.__name__}")
+    assert found == []
 
 
 def _git(root: Path, *args: str) -> None:

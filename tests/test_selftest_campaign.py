@@ -243,6 +243,11 @@ def test_fingerprint_follows_the_library_not_the_report(tmp_path):
     with open(root / "iln" / "theory.py", "a") as f:
         f.write("\n# a change of the library\n")
     assert fp.code_fingerprint(root)["sha256"] != before["sha256"]
+    # Whether a stored decision is read back: a list of files left it out until 2026-11-28.
+    before = fp.code_fingerprint(root)
+    with open(root / "verification" / "stored_decisions.py", "a") as f:
+        f.write("\n# a change of the engine\n")
+    assert fp.code_fingerprint(root)["sha256"] != before["sha256"]
 
 
 def test_the_suites_are_keyed_by_all_the_code_their_tests_run(tmp_path):

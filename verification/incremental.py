@@ -235,7 +235,8 @@ def save_new_states(db: Store, keys: Iterable[Keying]) -> None:
 def record_reach(db: Store, claim: Claim, config_hash: str, keying: Keying, seed: int, profile: str,
                  n_trials: int, index: CodeIndex | None = None) -> bool:
     """Save the traced code state of a key once every one of its ``n_trials`` trials has been
-    traced; returns whether one was saved (or already was)."""
+    traced; returns whether one was saved (or already was).  A reach without the claim's trial
+    function (a trace that saw none of its code) is not saved."""
     functions, traced = db.reach(seed, profile, claim.id, keying.trial_key)
     if traced < n_trials or not functions:
         return False
@@ -243,7 +244,13 @@ def record_reach(db: Store, claim: Claim, config_hash: str, keying: Keying, seed
     versions = fingerprint.versions()
     # A trial module outside the packages (a user's, traced as such) is keyed by its whole
     # source, as the conservative state keys it.
-    units = fingerprint.state_now(reach.units_reached(functions, index) | fingerprint.trial_entry_units(index)
+    reached = reach.units_reached(functions, index)
+    own = reach.unit_of_function(claim.trial, index)
+    if own is not None and own not in reached:
+        # The trace missed the trial itself: it cannot say what the trials ran, and the key
+        # stays with its conservative state.
+        return False
+    units = fingerprint.state_now(reached | fingerprint.trial_entry_units(index)
                                   | fingerprint.users_module_units(claim.trial.__module__), index)
     cid = fingerprint.code_id(units, versions)
     known = db.code_states(claim.id, seed=seed, profile=profile, config_hash=config_hash)

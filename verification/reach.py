@@ -21,7 +21,9 @@ What counts as reached:
   trace function, :func:`sys.settrace`, sees each new frame once; it returns no local tracer,
   so lines are not traced);
 - every numba kernel such a function names (a compiled kernel runs no Python frame), and the
-  kernels those name in turn: named is enough, called or not;
+  kernels those name in turn: named is enough, called or not; named directly, through a module
+  of ours (at any depth), as an attribute of a class of ours or of the method's own class, or
+  in a small table (a dict, list or tuple of at most 64 items) so named;
 - for the code that :mod:`dataclasses` generates (``__init__``, ``__eq__``, ...), which has no
   source file, the whole module of the class;
 - the class and the module-level code (imports, constants) of each of these
@@ -49,9 +51,13 @@ True
 from __future__ import annotations
 
 import contextlib
+import importlib.util
+import inspect
+import os
 import sys
 import types
 from collections.abc import Hashable, Iterable, Iterator
+from pathlib import Path
 from typing import Literal
 
 from verification.fingerprint import (
@@ -65,10 +71,29 @@ from verification.fingerprint import (
     users_imports,
 )
 
-__all__ = ["CLOCKS", "Recorder", "clear_claim_caches", "traced", "units_reached"]
+__all__ = ["CLOCKS", "Recorder", "clear_claim_caches", "traced", "unit_of_function", "units_reached"]
 
+def _package_prefixes() -> dict[str, str]:
+    """The prefix of every file of each fingerprinted package, to its package's name: the
+    resolved one of :data:`ROOT`, and the one the package was imported from, which a code
+    object's ``co_filename`` carries.  They differ when the checkout is reached through a
+    symbolic link (macOS's ``/tmp`` and ``/var/folders``, a link to a checkout); before
+    2026-11-28 such a trace saw none of our functions, and its near-empty reach was saved."""
+    prefixes = {f"{ROOT / p}/": p for p in PACKAGES}
+    for package in PACKAGES:
+        try:
+            spec = importlib.util.find_spec(package)
+        except (ImportError, ValueError):
+            spec = None
+        origin = getattr(spec, "origin", None)
+        if isinstance(origin, str):
+            prefixes.setdefault(f"{os.path.dirname(os.path.abspath(origin))}/", package)
+    return prefixes
+
+
+_PREFIXES = _package_prefixes()
 #: prefix of the files of every fingerprinted package.
-_ROOTS = tuple(f"{ROOT / p}/" for p in PACKAGES)
+_ROOTS = tuple(_PREFIXES)
 #: a reached module's code that has no source file of its own (dataclasses' methods).
 WHOLE_MODULE = "*"
 #: the names of :mod:`time`'s clocks and :mod:`datetime`'s "now" (``time.time`` is named ``time``,
@@ -77,6 +102,10 @@ CLOCKS = frozenset({"perf_counter", "perf_counter_ns", "process_time", "process_
                     "monotonic_ns", "time", "time_ns", "thread_time", "thread_time_ns", "clock_gettime",
                     "clock_gettime_ns", "localtime", "gmtime", "ctime", "now", "utcnow", "today"})
 
+
+#: the largest container a trace looks into for kernels: a table of kernels is small, and a
+#: module's table of numbers is not searched item by item at every traced call.
+_TABLE_SIZE = 64
 
 #: the modules whose caches a trace starts without: the claims' (instances, exact values,
 #: warm-started runs) and the rules' (a detectable effect, which decisions read).
@@ -145,10 +174,26 @@ class Recorder:
 
     def _named_kernels(self, code: types.CodeType, module_globals: dict) -> None:
         names = _names(code)
-        candidates = [module_globals.get(n) for n in names]
-        # ``numba_sampling.sum_products``: the names of a module of ours are looked up in it.
-        for module in [c for c in candidates if isinstance(c, types.ModuleType) and _ours(c.__name__)]:
-            candidates += [getattr(module, n, None) for n in names]
+        # A method's own class: ``self._sampler`` names a class attribute of it.
+        owner = module_globals.get(code.co_qualname.split(".", 1)[0]) if "." in code.co_qualname else None
+        candidates = [module_globals.get(n) for n in names] + [owner]
+        # Where else a named kernel may be held: ``numba_sampling.sum_products`` (the names of a
+        # module of ours looked up in it, ``iln.numba_sampling`` at any depth), a class of ours'
+        # attribute, a table of kernels (``{True: sum_products, ...}[parallel]``).
+        searched: set[int] = set()
+        k = 0
+        while k < len(candidates):
+            obj = candidates[k]
+            k += 1
+            if obj is None or id(obj) in searched:
+                continue
+            if (isinstance(obj, types.ModuleType) and _ours(obj.__name__)) or \
+                    (isinstance(obj, type) and _ours(obj.__module__)):
+                searched.add(id(obj))
+                candidates += [getattr(obj, n, None) for n in names]
+            elif isinstance(obj, (dict, list, tuple, set, frozenset)) and len(obj) <= _TABLE_SIZE:
+                searched.add(id(obj))
+                candidates += list(obj.values() if isinstance(obj, dict) else obj)
         for obj in candidates:
             py_func = getattr(obj, "py_func", None)  # a numba dispatcher's Python function
             if isinstance(py_func, types.FunctionType) and py_func.__code__.co_filename.startswith(_ROOTS) \
@@ -176,7 +221,26 @@ class Recorder:
 
 
 def _relative(filename: str) -> str:
+    for prefix, package in _PREFIXES.items():
+        if filename.startswith(prefix):
+            return f"{package}/{filename[len(prefix):]}"
     return filename[len(str(ROOT)) + 1:]
+
+
+def unit_of_function(function: object, index: CodeIndex) -> str | None:
+    """The unit of ``function`` (the function a wrapper wraps) when it lies in the packages,
+    else None.  A trace that ran a claim's trial or decision holds that unit; one that does not
+    missed what it was to record, and is not saved (:func:`verification.incremental.record_reach`,
+    :mod:`verification.stored_decisions`)."""
+    code = getattr(inspect.unwrap(function), "__code__", None) if callable(function) else None
+    if not isinstance(code, types.CodeType):
+        return None
+    # Resolved, not by the trace's prefixes: this checks the trace, so it does not share its view.
+    try:
+        path = Path(os.path.realpath(code.co_filename)).relative_to(ROOT).as_posix()
+    except ValueError:
+        return None
+    return index.unit_of(path, code.co_qualname) if path.split("/", 1)[0] in PACKAGES else None
 
 
 def _module_file(module_name: str) -> str:

@@ -159,12 +159,15 @@ class Decisions:
         with reach.traced(("decision", next(_CALLS))) as recorder:
             verdict = claim.decide(decided, config, level)
         self.computed[claim.id] += 1
-        if not recorder.reads_clock():
+        reached = reach.units_reached(recorder.functions(), self._index)
+        decide_unit = reach.unit_of_function(claim.decide, self._index)
+        # A decision that reads a clock is not saved, nor one whose trace missed the decision
+        # function itself (it cannot say what the decision ran).
+        if not recorder.reads_clock() and (decide_unit is None or decide_unit in reached):
             # A user's module that ran (a paper of one's own) is keyed by its whole source; the
             # decision's own module always, wherever it is installed.
             own = fingerprint.users_module_units(getattr(claim.decide, "__module__", None) or "?")
-            units = fingerprint.state_now(reach.units_reached(recorder.functions(), self._index) | own,
-                                          self._index)
+            units = fingerprint.state_now(reached | own, self._index)
             # A verdict that is not JSON (a numpy integer in its details) is decided each time.
             with contextlib.suppress(TypeError):
                 self._db.save_decision(StoredDecision(

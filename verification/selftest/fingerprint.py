@@ -3,16 +3,16 @@
 A self-test campaign takes hours on a laptop, longer than one working session, so its results
 are kept unit by unit (a defect, a master seed, a test suite) in ``selftest.json`` and a later
 invocation resumes from them.  A stored unit is reused only when the code that produced its
-verdicts is the code that would produce them now: the library (``iln/``), the claims and the
-engine that decides them (catalog, statistics, verdicts, runner, store), the planted defects,
-the installed papers' packages (their claims are in the campaign), and the versions of the
-interpreter and of the packages the numbers depend on
-(:data:`verification.fingerprint.VERSIONED`).  The report, the CLI and the campaign's own
-bookkeeping are left out of the seeds', defects' and mutants' units: they format or schedule
-the verdicts and change none of them.  The fault and bad-input suites drive the whole of both
-packages (the CLI's exit codes, the report's writers) and list their tests in
-:mod:`verification.selftest.suites`: their units are keyed by every file of the packages, the
-suites' test files and the tests' helpers, and the versions of the packages the tests use.
+verdicts is the code that would produce them now: every file of ``iln/`` and ``verification/``
+but the report's, the installed papers' packages (their claims are in the campaign), and the
+versions of the interpreter and of the packages the numbers depend on
+(:data:`verification.fingerprint.VERSIONED`).  A unit run again after an edit that changes none
+of its claims' code reuses their stored trials and decisions, so keying the units broadly
+costs seconds a unit, and a file wrongly left out would cost a stale verdict.  The fault and
+bad-input suites drive the whole of both packages (the CLI's exit codes, the report's writers)
+and list their tests in :mod:`verification.selftest.suites`: their units are keyed by every
+file of the packages, the suites' test files and the tests' helpers, and the versions of the
+packages the tests use.
 
 Examples
 --------
@@ -28,35 +28,14 @@ from pathlib import Path
 
 from verification import fingerprint, runner
 
-__all__ = ["SOURCES", "SUITE_SOURCES", "SUITE_VERSIONED", "code_fingerprint", "source_files"]
+__all__ = ["NOT_VERDICT_CODE", "SUITE_SOURCES", "SUITE_VERSIONED", "code_fingerprint", "source_files"]
 
-#: the files whose content determines a verdict, relative to the repository root.
-SOURCES = (
-    "iln",
-    "verification/claims",
-    "verification/catalog.py",
-    "verification/statistics.py",
-    # The decision rules and the confidence sequences they use: they turn trials into verdicts.
-    "verification/rules",
-    "verification/sequential",
-    "verification/verdicts.py",
-    "verification/runner.py",
-    "verification/trials.py",
-    "verification/store.py",
-    # Which stored trials a run reuses.
-    "verification/fingerprint.py",
-    "verification/reach.py",
-    "verification/incremental.py",
-    # The self-test's own code that plants defects and computes a unit's verdicts.
-    "verification/selftest/defects.py",
-    "verification/selftest/injection.py",
-    "verification/dask_plugin.py",
-    "verification/selftest/reach.py",
-    "verification/selftest/mutation.py",
-    "verification/selftest/campaign.py",
-    # The statement mutants: their edits decide their units' verdicts.
-    "verification/selftest/statements.py",
-)
+#: the only code of the packages left out of the units' fingerprint: it formats verdicts and
+#: changes none.  Anything else may (an inclusion list left out verification/stored_decisions.py,
+#: which decides whether a stored decision is read back, until 2026-11-28): an edit elsewhere
+#: runs every unit again, each reusing its stored trials and decisions (about 2.5 min for the
+#: whole campaign, README's Time budgets).
+NOT_VERDICT_CODE = ("verification/report/",)
 #: the test suites of parts 3 and 4; they live beside the package in a checkout only.  The
 #: tests' helper modules (``tests/*.py`` but ``test_*.py``) are keyed with them.
 SUITE_SOURCES = ("tests/test_engine.py", "tests/test_faults.py", "tests/test_fuzz.py", "tests/test_store.py")
@@ -76,18 +55,17 @@ def source_files(root: Path = _PACKAGE_ROOT, suites: Path | None = None) -> list
         The directory holding the packages ``iln`` and ``verification``.
     suites : path, optional
         The checkout whose ``tests/`` the fault and bad-input parts run: then every file of
-        its two packages, the suites and the tests' helpers.  ``None``: :data:`SOURCES`.  The
-        installed papers' sources either way.
+        its two packages, the suites and the tests' helpers.  ``None``: the packages but
+        :data:`NOT_VERDICT_CODE`.  The installed papers' sources either way.
     """
     found: dict[str, Path] = {}
     # The suites run in the checkout (its directory first on the path): its packages are theirs.
     base = root if suites is None else suites
-    for entry in (SOURCES if suites is None else fingerprint.PACKAGES):
-        path = base / entry
-        files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
-        for f in files:
-            if f.is_file():
-                found[f.relative_to(base).as_posix()] = f
+    for package in fingerprint.PACKAGES:
+        for f in sorted((base / package).rglob("*.py")):
+            name = f.relative_to(base).as_posix()
+            if suites is not None or not name.startswith(NOT_VERDICT_CODE):
+                found[name] = f
     found.update(fingerprint.paper_sources())
     if suites is not None:
         helpers = [f.relative_to(suites).as_posix() for f in sorted((suites / "tests").glob("*.py"))
