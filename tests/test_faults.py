@@ -269,3 +269,87 @@ def test_full_disk_stops_with_one_line_and_keeps_the_store(tmp_path):
     assert _trial_count(store) < _total()
     # Once there is room again, the run resumes.
     _assert_resume_completes(store, 24, tmp_path)
+
+
+#: the interrupt tests' claims on the quick profile: about 30 batches and 20 s of trials on one
+#: core, so that an interrupt lands while workers compute, and their verdicts compared after a
+#: resume.
+INTERRUPTED = ["iln.lemma5.tail", "rks.lemma3.estimation", "rks.thm2.uniform_deviation"]
+
+
+def _interrupt(store: Path, times: int) -> tuple[int, float, str, int]:
+    """``iln-verify run`` in a process group of its own, sent SIGINT ``times`` times (0.2 s apart)
+    once a batch is stored: its status, the seconds from the first SIGINT to its end, stderr,
+    and its process group."""
+    cmd = [sys.executable, "-m", "verification", "run", *INTERRUPTED, "--profile", "quick", "--jobs", "2",
+           "--quiet", "--store", str(store)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
+                            start_new_session=True)
+    before = _trial_count(store)
+    try:
+        deadline = time.monotonic() + TIMEOUT_S
+        while _trial_count(store) < before + runner.BATCH_SIZE:  # this run's first batch stored
+            assert proc.poll() is None, proc.stderr.read()
+            assert time.monotonic() < deadline, "no batch landed in time"
+            time.sleep(0.01)
+        start = time.monotonic()
+        for k in range(times):  # as a terminal's Ctrl-C does: to the process group, workers included
+            if k:
+                time.sleep(0.2)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGINT)
+        status = proc.wait(timeout=TIMEOUT_S)
+        return status, time.monotonic() - start, proc.stderr.read(), proc.pid
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+        proc.stderr.close()
+
+
+def _assert_group_ends(pgid: int) -> None:
+    """Every process of the run's group ends within seconds (multiprocessing's resource tracker
+    ends once it reads its parent's end)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        left = [p for p in psutil.process_iter(["pid"]) if _group(p.info["pid"]) == pgid]
+        if not left:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"processes left in the run's group: {[p.cmdline() for p in left]}")
+
+
+def _group(pid: int) -> int | None:
+    try:
+        return os.getpgid(pid)
+    except (ProcessLookupError, PermissionError):
+        return None
+
+
+def test_ctrl_c_once_then_twice_stops_keeps_the_trials_and_resumes_to_the_same_verdicts(tmp_path):
+    store = tmp_path / "s.sqlite"
+    total = sum(catalog.get(c).config("quick")["n_trials"] for c in INTERRUPTED)
+    # Once: the workers stop within a few seconds,
+    # every finished trial is stored, the status is 130 and the message says how to resume.
+    status, seconds, err, pid = _interrupt(store, 1)
+    assert status == cli.EXIT_INTERRUPTED, err
+    assert seconds < 10, seconds
+    assert "resume with: iln-verify run" in err, err
+    assert len(err.strip().splitlines()) == 1, err
+    first = _trial_count(store)
+    assert runner.BATCH_SIZE <= first < total
+    _assert_group_ends(pid)  # no worker left behind
+    # Twice: the second ends the process at once; what was stored stays.
+    status, seconds, err, pid = _interrupt(store, 2)
+    assert status == cli.EXIT_INTERRUPTED, err
+    assert seconds < 10, seconds
+    assert "Traceback" not in err, err
+    assert first < _trial_count(store) < total
+    _assert_group_ends(pid)
+    with sqlite3.connect(store) as con:
+        assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    resumed = runner.run(INTERRUPTED, profile="quick", seed=0, jobs=2, store=store, quiet=True)
+    assert _trial_count(store) == total  # each trial stored once: the key is unique
+    fresh = runner.run(INTERRUPTED, profile="quick", seed=0, jobs=2, store=tmp_path / "fresh.sqlite", quiet=True)
+    assert _comparable(resumed) == _comparable(fresh)

@@ -49,7 +49,7 @@ def _run(root: Path, *args: str, store: str = "s.sqlite", jobs: int = 1,
     # The copy first; the rest of PYTHONPATH stays (the papers' plug-ins may be found there).
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
            "GIT_CEILING_DIRECTORIES": str(root.parent)}
-    done = subprocess.run([sys.executable, "-m", "verification", "run", *args, "--profile", "smoke",
+    done = subprocess.run([sys.executable, "-m", "verification", "run", *args, "--profile", "smoke", "--verbose",
                            "--jobs", str(jobs), "--quiet", "--store", str(root / store), "--json", str(out)],
                           cwd=root if cwd is None else cwd, env=env, capture_output=True, text=True, timeout=600,
                           check=False)

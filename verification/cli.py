@@ -1,25 +1,37 @@
 """The command line, ``iln-verify`` (also ``python -m verification``).
 
-Exit status: 0 when every verdict equals its claim's expected verdict, 1 when
-any differs (the run says which), 2 for a usage error (a one-line message), 3 when
-a worker process died part-way (one line; the finished trials are in the store and a
-new run resumes them), 130 on an interrupt.
+Exit status, for scripts and CI:
+
+- 0: every selected claim was decided (or reported), whatever the verdicts;
+- 1: only with ``--fail-on-violation`` (a printed statement found false: ``violated`` or
+  ``holds_after_correction``) or ``--fail-on-unexpected`` (a verdict unlike the claim's
+  pre-registered expectation): the run says which;
+- 2: bad input, an unusable store or an unreachable scheduler (a one-line message);
+- 3: a claim raised (its verdict is ``error``) or a worker process died part-way (the
+  finished trials are in the store and a new run resumes them);
+- 130: interrupted (Ctrl-C); the finished trials are kept and the message says how to resume.
 """
 
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
+import collections
 import json
+import shlex
+import signal
 import sys
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
-from verification import catalog, fingerprint, incremental, runner
+from verification import catalog, costs, fingerprint, incremental, runner
 from verification.store import Store, StoreError
+from verification.verdicts import ERROR, HOLDS_AFTER_CORRECTION, VIOLATED
 
 __all__ = ["main"]
 
-EXIT_OK, EXIT_MISMATCH, EXIT_USAGE, EXIT_WORKER_DIED = 0, 1, 2, 3
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+#: a worker process that died is the run's error: the same status as a claim that raised.
+EXIT_WORKER_DIED = EXIT_ERROR
 
 
 class UsageError(Exception):
@@ -56,6 +68,10 @@ def _positive_int(text: str) -> int:
     return value
 
 
+#: the verdicts that say a printed statement is false (``--fail-on-violation``).
+PRINTED_FAILS = (VIOLATED, HOLDS_AFTER_CORRECTION)
+
+
 #: where ``iln-verify report`` writes unless told: beside the default store, not reports/.
 DEFAULT_REPORT = runner.DEFAULT_STORE.parent / "report"
 
@@ -68,13 +84,22 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the catalog as JSON")
     p = sub.add_parser("run", help="run claims and decide their verdicts")
     p.add_argument("claims", nargs="*", metavar="CLAIM", help="claim ids (default: all)")
-    p.add_argument("--profile", choices=catalog.PROFILES, default="quick")
+    p.add_argument("--profile", choices=catalog.PROFILES, default="quick",
+                   help="how many trials: the whole catalog takes " + costs.profile_times()
+                        + "; the committed report is the full profile's (default quick)")
     p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--jobs", type=_positive_int, default=None, help="local worker processes (default: all cores)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run the trials on this Dask scheduler")
     p.add_argument("--store", type=Path, default=runner.DEFAULT_STORE)
     p.add_argument("--json", type=Path, metavar="PATH", help="write the run's results as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--verbose", action="store_true",
+                   help="say, claim by claim, why its stored trials were reused or run again")
+    p.add_argument("--fail-on-violation", action="store_true",
+                   help="exit 1 when a printed statement is found false (violated or "
+                        "holds_after_correction); by default a finding exits 0")
+    p.add_argument("--fail-on-unexpected", action="store_true",
+                   help="exit 1 when a verdict differs from its claim's pre-registered expectation")
     p.add_argument("--data", type=Path, metavar="PATH",
                    help="a LIBSVM file (RKS's adult is a9a): run the claims that take a data set "
                         "(by default all of them) on it instead of their own data")
@@ -174,25 +199,44 @@ def _run(args) -> int:
         if not claims:
             print(f"no claim changed {_since(args)}: nothing to run")
             return EXIT_OK
-    result = runner.run(claims, profile=args.profile, seed=args.seed, jobs=args.jobs,
-                        scheduler=args.scheduler, store=args.store, quiet=args.quiet, data=data)
-    _print_reuse(result.meta.get("reuse", {}), result.meta.get("decisions", {}))
+    try:
+        result = runner.run(claims, profile=args.profile, seed=args.seed, jobs=args.jobs,
+                            scheduler=args.scheduler, store=args.store, quiet=args.quiet, data=data)
+    except runner.SchedulerError as error:
+        raise UsageError(f"--scheduler: {error}") from None
+    _print_reuse(result.meta.get("reuse", {}), result.meta.get("decisions", {}), args.verbose)
     if data is not None:
         print(f"on the data set {data}: the expected verdicts are those of the claims' own data")
     for o in result.outcomes:
         v = o.verdict
-        mark = "ok " if o.matches else "DIFFERS"
-        print(f"{mark:7s} {o.claim.id:32s} {v.verdict:24s} statistic {_fmt(v.statistic)} vs bound "
-              f"{_fmt(v.bound)} (tightness {_fmt(v.tightness)}, {v.n_trials} trials, {v.elapsed_s:.1f} s)")
+        # "expected" is the project's pre-registered expectation, not a pass mark: shown, not flagged.
+        note = "" if o.matches else f"  (pre-registered: {o.claim.expected})"
+        print(f"{o.claim.id:32s} {v.verdict:24s} statistic {_fmt(v.statistic)} vs bound "
+              f"{_fmt(v.bound)} (tightness {_fmt(v.tightness)}, {v.n_trials} trials, {v.elapsed_s:.1f} s){note}")
     if args.json is not None:
         args.json.write_text(json.dumps(result.to_json(), indent=2, allow_nan=False))
-    differ = [o for o in result.outcomes if not o.matches]
-    if differ:
-        print("verdicts that differ from the expected ones: "
-              + ", ".join(f"{o.claim.id} ({o.verdict.verdict}, expected {o.claim.expected})" for o in differ))
-        return EXIT_MISMATCH
-    print(f"all {len(result.outcomes)} verdicts as expected (seed {args.seed}, profile {args.profile}, "
-          f"{result.meta['elapsed_s']:.1f} s)")
+    return _run_status(args, result)
+
+
+def _run_status(args, result: runner.RunResult) -> int:
+    """The summary line and the exit status of a finished run (the module docstring's table)."""
+    counts = collections.Counter(o.verdict.verdict for o in result.outcomes)
+    print(f"decided {len(result.outcomes)} claims (seed {args.seed}, profile {args.profile}, "
+          f"{result.meta['elapsed_s']:.1f} s): " + ", ".join(f"{n} {v}" for v, n in sorted(counts.items())))
+    errors = [o.claim.id for o in result.outcomes if o.verdict.verdict == ERROR]
+    if errors:
+        print(f"claims that raised (verdict error; iln-verify show CLAIM has the exception): {', '.join(errors)}")
+        return EXIT_ERROR
+    failing = []
+    if args.fail_on_violation:
+        failing += [f"{o.claim.id} ({o.verdict.verdict})" for o in result.outcomes
+                    if o.verdict.verdict in PRINTED_FAILS]
+    if args.fail_on_unexpected:
+        failing += [f"{o.claim.id} ({o.verdict.verdict}, pre-registered {o.claim.expected})"
+                    for o in result.outcomes if not o.matches]
+    if failing:
+        print("failing the run as asked: " + ", ".join(dict.fromkeys(failing)))
+        return EXIT_FINDINGS
     return EXIT_OK
 
 
@@ -246,20 +290,28 @@ def _changed_claims(args, known: dict, claims: list[str], data: str | None) -> l
     return list(changed)
 
 
-def _print_reuse(notes: dict[str, str], decisions: dict[str, str]) -> None:
-    """Which claims' stored trials the run reused, and why the others ran again; which claims
-    it decided again (their records, level or decision code changed)."""
-    reused = [c for c, note in notes.items() if note.startswith("reused")]
-    if reused:
-        print(f"reused the stored trials of {len(reused)} claims (code unchanged): {', '.join(reused)}")
-    for claim_id, note in notes.items():
-        if claim_id not in reused:
-            verb, _, why = note.partition(": ")
-            print(f"{verb} {claim_id}: {why}")
+def _print_reuse(notes: dict[str, str], decisions: dict[str, str], verbose: bool = False) -> None:
+    """One line: how many claims' stored trials the run reused, resumed or ran; one line on the
+    stored decisions.  ``verbose``: the reason, claim by claim, below it."""
+    kinds = collections.Counter(note.partition(":")[0].split(" ")[0] for note in notes.values())
+    words = {"reused": "reused the stored trials of {} (code unchanged)", "resumed": "resumed {}",
+             "reran": "ran the trials of {}"}
+    parts = [words.get(kind, kind + " {}").format(_claims(n)) for kind, n in sorted(kinds.items())]
+    if parts:
+        print("; ".join(parts) + ("" if verbose else " (--verbose says why, claim by claim)"))
+    if verbose:
+        for claim_id, note in notes.items():
+            verb, _, why = note.partition(": ")  # "reran", "reused 300 trials", "resumed"
+            word, _, amount = verb.partition(" ")
+            print(f"{word} {claim_id}: " + (f"{amount}, " if amount else "") + why)
     decided = [c for c, note in decisions.items() if note != "decision reused"]
     if len(decided) < len(decisions):
-        print(f"reused the stored decisions of {len(decisions) - len(decided)} claims (same records, level "
-              f"and decision code); decided {len(decided)}" + (f": {', '.join(decided)}" if decided else ""))
+        print(f"reused the stored decisions of {_claims(len(decisions) - len(decided))} (same records, level "
+              f"and decision code); decided {len(decided)}" + (f": {', '.join(decided)}" if decided and verbose else ""))
+
+
+def _claims(n: int) -> str:
+    return f"{n} claim" + ("" if n == 1 else "s")
 
 
 def _open_existing(path: Path) -> Store:
@@ -283,9 +335,13 @@ def _show(args) -> int:
         return EXIT_OK
     v = row.verdict
     print(f"  verdict: {v['verdict']} (seed {row.seed}, profile {row.profile}, saved {row.saved_at})")
-    for key in ("statistic", "bound", "interval", "level", "alpha", "power", "tightness", "n_trials",
-                "elapsed_s", "counterexample"):
-        print(f"  {key}: {v[key]}")
+    # "power" is left out: it holds the smallest detectable ratio, shown under that name.
+    for key in ("statistic", "bound", "interval", "level", "alpha", "pvalue", "min_detectable_ratio",
+                "can_fail", "tightness", "n_trials", "elapsed_s", "counterexample"):
+        if key in v:
+            print(f"  {key}: {v[key]}")
+    if v.get("details", {}).get("reason"):
+        print(f"  reason: {v['details']['reason']}")
     return EXIT_OK
 
 
@@ -326,14 +382,19 @@ def main(argv=None) -> int:
     except (UsageError, StoreError, catalog.NoPaperError, fingerprint.StaleCodeError) as error:
         print(f"iln-verify: error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    except concurrent.futures.process.BrokenProcessPool as error:
+    except BrokenProcessPool as error:
         print(f"iln-verify: error: {error}; finished trials are in the store and a new run resumes them",
               file=sys.stderr)
         return EXIT_WORKER_DIED
     except KeyboardInterrupt:
-        print("iln-verify: interrupted; finished trials are in the store and a new run resumes them",
-              file=sys.stderr)
-        return 130
+        # Ignored from here: the interpreter's exit puts back the default action of a handled
+        # signal, which a second Ctrl-C would meet as a death by SIGINT instead of status 130.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        words = list(sys.argv[1:] if argv is None else argv)
+        again = (f"; resume with: {shlex.join(['iln-verify', *words])}"
+                 if words[:1] == ["run"] else "")
+        print(f"iln-verify: interrupted; the finished trials are in the store{again}", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":  # python -m verification.cli, as python -m verification

@@ -25,22 +25,34 @@ import functools
 import multiprocessing
 import os
 import platform
+import signal
+import statistics
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from verification import catalog, fingerprint, incremental, rules, stored_decisions, trials
+from verification import (
+    catalog,
+    costs,
+    fingerprint,
+    incremental,
+    interruption,
+    rules,
+    stored_decisions,
+    trials,
+)
 from verification.catalog import Claim
 from verification.fingerprint import StaleCodeError
 from verification.store import Store, StoreError
 from verification.verdicts import ERROR, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, VIOLATED, Verdict
 
-__all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "RUN_ERRORS", "ClaimOutcome", "Planting", "RunResult", "run",
-           "trials_key"]
+__all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "RUN_ERRORS", "ClaimOutcome", "Planting", "RunResult",
+           "SchedulerError", "run", "trials_key"]
 
 #: the run's family-wise false-alarm budget (README, Verifying the claims: 1e-3).
 DEFAULT_ALPHA = 1e-3
@@ -212,6 +224,7 @@ def _worker_init(defect: Planting | None = None) -> None:
 
     numba.set_num_threads(1)
     trials.set_library_threads()
+    interruption.install_in_worker()
     if defect is not None:
         # A self-test run (verification.selftest): the worker dies with the pool, so the
         # defect is never removed.
@@ -256,13 +269,51 @@ def git_revision() -> str:
         return "unknown"
 
 
-def _progress(total: int, quiet: bool):
-    from tqdm import tqdm
+class _Progress:
+    """The run's progress bar, weighted by the measured seconds of each claim's trials
+    (:mod:`verification.costs`): a costly claim's trial moves it further, so the time it
+    estimates is that of the work left, not of the count of trials left."""
 
-    # Off a terminal (CI logs), a line every 30 s keeps the log readable.
-    interactive = sys.stderr.isatty()
-    return tqdm(total=total, disable=quiet or total == 0, unit="trial", desc="iln-verify",
-                mininterval=0.5 if interactive else 30.0, file=sys.stderr)
+    def __init__(self, tasks: list[tuple], profile: str, jobs: int, quiet: bool) -> None:
+        from tqdm import tqdm
+
+        self.seconds = costs.per_trial_s(profile)
+        # A claim never measured (a plug-in paper's) weighs as the median measured one.
+        self.default = statistics.median(self.seconds.values()) if self.seconds else 1.0
+        work = self._work(tasks)
+        self.trials = [0, sum(len(t[3]) for t in tasks)]
+        # Off a terminal (CI logs), a line every 30 s keeps the log readable.
+        interactive = sys.stderr.isatty()
+        self.bar = tqdm(total=work, disable=quiet or not tasks, desc="iln-verify", file=sys.stderr,
+                        mininterval=0.5 if interactive else 30.0,
+                        bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]")
+        self.bar.set_description_str(self._description(), refresh=False)
+        wall = costs.typical_wall(profile)
+        if not quiet and tasks and wall is not None and wall.get("trial_s"):
+            left = wall["wall_s"] * work / wall["trial_s"] * (wall["jobs"] or jobs) / max(1, jobs)
+            print(f"iln-verify: {self.trials[1]} trials to run, about {left / 60:.0f} min on {jobs} "
+                  f"workers (scaled from the {profile} profile's measured {wall['wall_s'] / 60:.0f} min "
+                  f"on {wall['machine']})", file=sys.stderr)
+
+    def _work(self, tasks: list[tuple]) -> float:
+        return sum(self.seconds.get(t[0], self.default) * len(t[3]) for t in tasks)
+
+    def _description(self) -> str:
+        return f"iln-verify, {self.trials[0]}/{self.trials[1]} trials"
+
+    def add(self, tasks: list[tuple]) -> None:
+        """Tasks added on the way (a sequential claim's next batch)."""
+        self.bar.total += self._work(tasks)
+        self.trials[1] += sum(len(t[3]) for t in tasks)
+
+    def update(self, claim_id: str, n: int) -> None:
+        """``n`` trials of ``claim_id`` finished."""
+        self.trials[0] += n
+        self.bar.set_description_str(self._description(), refresh=False)
+        self.bar.update(self.seconds.get(claim_id, self.default) * n)
+
+    def close(self) -> None:
+        self.bar.close()
 
 
 def _on_the_run_s_code(code: str, function: Callable, *task: Any) -> Any:
@@ -285,62 +336,148 @@ def _on_the_run_s_code(code: str, function: Callable, *task: Any) -> Any:
     return function(*task)
 
 
+class SchedulerError(Exception):
+    """The Dask scheduler of ``--scheduler`` cannot be used (unreachable, or not an address)."""
+
+
+#: how long a run waits for a Dask scheduler to answer before it gives up.
+SCHEDULER_TIMEOUT_S = 5
+#: how often the run's process looks for an interrupt while it waits for its workers.
+POLL_S = 0.25
+#: how long the workers get, after an interrupt, to return the trials they finished.
+WIND_DOWN_S = 5.0
+
+
+@contextlib.contextmanager
+def _dask_client(scheduler: str):
+    """A client of the scheduler, or :class:`SchedulerError` within a few seconds."""
+    from dask.distributed import Client
+
+    try:
+        client = Client(scheduler, timeout=f"{SCHEDULER_TIMEOUT_S}s")
+    except (OSError, TimeoutError, ValueError, TypeError) as error:
+        raise SchedulerError(f"cannot reach the Dask scheduler {scheduler!r} within {SCHEDULER_TIMEOUT_S} s "
+                             f"({type(error).__name__}: {error})") from None
+    with client:
+        yield client
+
+
+def _finished(future, task, on_done: Callable) -> list:
+    """``on_done(task, result)`` for a finished future; a batch an interrupt stopped hands over
+    the trials it finished, and asks for nothing more."""
+    try:
+        result = future.result()
+    except interruption.BatchInterrupted as stopped:
+        on_done(task, (stopped.rows, stopped.reached))
+        raise interruption.Interrupted("interrupted") from None
+    return on_done(task, result) or []
+
+
+def _wind_down(futures: dict, on_done: Callable) -> None:
+    """After an interrupt: no batch starts, the running ones return what they finished (within
+    :data:`WIND_DOWN_S`), which is stored; then the workers stop."""
+    for future in futures:
+        future.cancel()
+    interruption.stop_workers(signal.SIGINT)  # a signal sent to this process alone reaches them too
+    running = {f: t for f, t in futures.items() if not f.cancelled()}
+    deadline = time.monotonic() + WIND_DOWN_S
+    while running and time.monotonic() < deadline:
+        done, _ = concurrent.futures.wait(running, timeout=POLL_S, return_when=concurrent.futures.FIRST_COMPLETED)
+        for future in done:
+            task = running.pop(future)
+            with contextlib.suppress(interruption.Interrupted, concurrent.futures.CancelledError,
+                                     BrokenProcessPool):
+                _finished(future, task, on_done)
+    interruption.stop_workers(signal.SIGKILL)
+
+
 def _execute(tasks, jobs: int, scheduler: str | None, on_done: Callable, defect: Planting | None = None,
-             function: Callable = trials.run_batch, code: str | None = None) -> None:
+             function: Callable = trials.run_batch, code: str | None = None, client=None) -> None:
     """Run ``tasks`` (tuples of ``function``'s arguments) and call ``on_done(task, result)`` as each ends.
 
     ``on_done`` may return further tasks (a sequential claim's next batch), which run too.
     ``defect`` (a self-test run) is planted in every worker before its first trial.  ``code``
     (:func:`verification.fingerprint.run_code_id`): each task first checks that its process
-    runs that code (:func:`_on_the_run_s_code`).
+    runs that code (:func:`_on_the_run_s_code`).  ``client``: the Dask client of ``scheduler``.
+
+    Raises
+    ------
+    verification.interruption.Interrupted
+        On Ctrl-C, after the trials finished so far are handed to ``on_done``
+        (:mod:`verification.interruption`).
     """
     if code is not None:
         function = functools.partial(_on_the_run_s_code, code, function)
     if scheduler:
-        from dask.distributed import Client, as_completed
-
-        with Client(scheduler, timeout="30s") as client:
-            plugin = None
-            if defect is not None:
-                from verification.dask_plugin import PlantingPlugin
-
-                plugin = PlantingPlugin(defect)
-                client.register_plugin(plugin, name=plugin.name)
-            try:
-                futures = {client.submit(trials.on_library_threads, function, *task, pure=False): task
-                           for task in tasks}
-                pending = as_completed(list(futures))
-                for future in pending:
-                    for task in on_done(futures.pop(future), future.result()) or ():
-                        added = client.submit(trials.on_library_threads, function, *task, pure=False)
-                        futures[added] = task
-                        pending.add(added)
-            finally:
-                if plugin is not None:
-                    # Dask workers outlive the run: the defect must leave with it.
-                    client.unregister_worker_plugin(plugin.name)
+        _execute_on_dask(client, tasks, on_done, defect, function)
         return
     if jobs == 1:
         queue = collections.deque(tasks)
-        while queue:
-            task = queue.popleft()
-            # Limited again batch by batch: a library an earlier batch loaded is limited too.
-            with trials.one_library_thread():
-                queue.extend(on_done(task, function(*task)) or ())
+        with interruption.graceful():
+            while queue:
+                task = queue.popleft()
+                # Limited again batch by batch: a library an earlier batch loaded is limited too.
+                with trials.one_library_thread():
+                    try:
+                        result = function(*task)
+                    except interruption.BatchInterrupted as stopped:
+                        on_done(task, (stopped.rows, stopped.reached))
+                        raise interruption.Interrupted("interrupted") from None
+                queue.extend(on_done(task, result) or ())
+                if interruption.requested():
+                    raise interruption.Interrupted("interrupted")
         return
     context = multiprocessing.get_context("spawn")
-    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
-                                                initializer=_worker_init, initargs=(defect,)) as pool:
+    with (interruption.graceful(),
+          concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_init,
+                                                 initargs=(defect,)) as pool):
         futures = {pool.submit(function, *task): task for task in tasks}
         try:
             while futures:
-                done, _ = concurrent.futures.wait(futures, return_when=concurrent.futures.FIRST_COMPLETED)
+                done, _ = concurrent.futures.wait(futures, timeout=POLL_S,
+                                                  return_when=concurrent.futures.FIRST_COMPLETED)
                 for future in done:
-                    for task in on_done(futures.pop(future), future.result()) or ():
+                    for task in _finished(future, futures.pop(future), on_done):
                         futures[pool.submit(function, *task)] = task
+                if interruption.requested():
+                    raise interruption.Interrupted("interrupted")
+        except interruption.Interrupted:
+            _wind_down(futures, on_done)
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)
             raise
+
+
+def _execute_on_dask(client, tasks, on_done: Callable, defect: Planting | None, function: Callable) -> None:
+    """:func:`_execute` on a Dask cluster: an interrupt cancels what is not finished."""
+    from dask.distributed import as_completed
+
+    plugin = None
+    if defect is not None:
+        from verification.dask_plugin import PlantingPlugin
+
+        plugin = PlantingPlugin(defect)
+        client.register_plugin(plugin, name=plugin.name)
+    futures = {}
+    try:
+        with interruption.graceful(raise_at_once=True):
+            futures = {client.submit(trials.on_library_threads, function, *task, pure=False): task
+                       for task in tasks}
+            pending = as_completed(list(futures))
+            for future in pending:
+                for task in on_done(futures.pop(future), future.result()) or ():
+                    added = client.submit(trials.on_library_threads, function, *task, pure=False)
+                    futures[added] = task
+                    pending.add(added)
+    except KeyboardInterrupt:
+        client.cancel(list(futures))
+        raise interruption.Interrupted("interrupted") from None
+    finally:
+        if plugin is not None:
+            # Dask workers outlive the run: the defect must leave with it.
+            client.unregister_worker_plugin(plugin.name)
 
 
 def _decide_one(decide: Callable[..., Verdict], claim: Claim, level: float, seed: int, profile: str,
@@ -478,8 +615,12 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
     started = _dt.datetime.now(_dt.UTC)
     clock = time.perf_counter()
     Path(store).parent.mkdir(parents=True, exist_ok=True)
-    with (Store(store, created_by=versions()["iln-verify"]) as db, db.run_lock(), _planted(defect),
-          trials.one_library_thread()):
+    with contextlib.ExitStack() as resources:
+        # The scheduler first: an unreachable one stops the run before the store is touched.
+        client = resources.enter_context(_dask_client(scheduler)) if scheduler else None
+        db = resources.enter_context(Store(store, created_by=versions()["iln-verify"]))
+        for context in (db.run_lock(), _planted(defect), trials.one_library_thread()):
+            resources.enter_context(context)
         meta: dict[str, Any] = {"seed": seed, "profile": profile, "versions": versions(), "git_revision": git_revision(),
                 "started": started.isoformat(timespec="seconds"), "jobs": jobs, "scheduler": scheduler,
                 "alpha": alpha, "claims": claim_ids, **({"defect": defect_name} if defect_name else {}),
@@ -531,7 +672,8 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
         run_id = db.start_run(meta)
         by_id = {c.id: c for c in claims}
         done = dict(stored)
-        with _progress(sum(len(t[3]) for t in tasks), quiet) as bar:
+        bar = _Progress(tasks, profile, jobs if not scheduler else max(jobs, 1), quiet)
+        try:
             def store_batch(task, result):
                 rows, reached = result
                 good = [r for r in rows if trials.TRIAL_ERROR not in r[1]]
@@ -551,17 +693,19 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                         info = record[trials.TRIAL_ERROR]
                         failed[task[0]] = error_verdict(task[0], "trial", info["exception"], seed=seed,
                                                         profile=profile, trial_index=info["trial_index"])
-                bar.update(len(rows))
+                bar.update(task[0], len(rows))
                 state = sequential.get(task[0])
                 if state is None or task[0] in failed:
                     return []
                 state.records.update((i, record) for i, record, _ in good)
                 more = tasks_of(task[0], state.advance())
-                bar.total += sum(len(t[3]) for t in more)
+                bar.add(more)
                 return more
 
             _execute(tasks, jobs, scheduler, store_batch, defect, trials.run_batch_traced,
-                     fingerprint.run_code_id(index))
+                     fingerprint.run_code_id(index), client)
+        finally:
+            bar.close()
         # A sequential claim uses the trials up to where it stopped.
         used = {c.id: (sequential[c.id].stopped or sequential[c.id].budget) if c.id in sequential
                 else configs[c.id]["n_trials"] for c in claims if c.id not in failed}

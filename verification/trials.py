@@ -21,7 +21,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from iln.random_streams import child
-from verification import catalog, reach
+from verification import catalog, interruption, reach
 
 __all__ = ["LIBRARY_THREADS", "TRIAL_ERROR", "claim_seed", "error_text", "on_library_threads",
            "one_library_thread", "run_batch", "run_batch_traced", "set_library_threads"]
@@ -88,14 +88,24 @@ def run_batch(claim_id: str, config: dict, seed: int, indices: Sequence[int]) ->
 
     A trial that raises ends its claim's batch with a record ``{TRIAL_ERROR: ...}`` (the
     exception and the trial's index) instead of stopping the run: the other claims go on.
+
+    Raises
+    ------
+    verification.interruption.BatchInterrupted
+        On an interrupt (Ctrl-C), with the trials finished before it: the run stores them.
     """
     claim = catalog.get(claim_id)
     trials_seed = claim_seed(seed, claim_id)
-    out = []
+    out: list[tuple[int, dict, float]] = []
     for i in indices:
+        if interruption.requested():
+            raise interruption.BatchInterrupted(out)
         start = time.perf_counter()
         try:
-            record = claim.trial(config, child(trials_seed, i))
+            with interruption.trials_running():
+                record = claim.trial(config, child(trials_seed, i))
+        except KeyboardInterrupt:
+            raise interruption.BatchInterrupted(out) from None
         except Exception as error:  # one failing claim never takes the others down
             out.append((int(i), {TRIAL_ERROR: {"trial_index": int(i), "exception": error_text(error)}},
                         time.perf_counter() - start))
@@ -123,4 +133,8 @@ def run_batch_traced(claim_id: str, config: dict, seed: int, indices: Sequence[i
         rows = run_batch(claim_id, config, seed, first)
     if any(TRIAL_ERROR in record for _, record, _ in rows):
         return rows, recorder.functions()  # a trial that raised ends its batch (run_batch)
-    return rows + run_batch(claim_id, config, seed, rest), recorder.functions()
+    try:
+        return rows + run_batch(claim_id, config, seed, rest), recorder.functions()
+    except interruption.BatchInterrupted as stopped:
+        # The traced trial finished: the batch's finished trials are stored under its reach.
+        raise interruption.BatchInterrupted(rows + stopped.rows, recorder.functions()) from None
