@@ -286,7 +286,7 @@ def test_claims_without_a_verdict_are_not_counted(tmp_path):
     iln_not_run = [c for c in known if c.startswith("iln.") and c not in ran]
     note = re.search(r'<span class="not-run-note">(.*?)</span>', index).group(1)
     assert note == (f"Not run in this store, so not counted: the paper rks (RKS; {len(rks)} claims) and "
-                    f"{len(iln_not_run)} claims of the papers checked.")
+                    f"{len(iln_not_run)} more claims of iln.")
     # Not in the tables; listed apart, each linked to its page.
     tables = "".join(t.split("</table>", 1)[0] for t in index.split('<table class="claims"')[1:])
     listed = index.split('id="not-run"', 1)[1].split("</details>", 1)[0]

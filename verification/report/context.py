@@ -395,10 +395,12 @@ class ReportContext:
         parts = [f"the {'papers' if len(whole) > 1 else 'paper'} "
                  + ", ".join(f"{p} ({', '.join(catalog.papers()[p].versions)}; {len(by_paper[p])} claims)"
                              for p in whole)] if whole else []
-        rest = len(missing) - sum(len(by_paper[p]) for p in whole)
-        if rest:
-            parts.append(f"{rest} claim{'s' if rest > 1 else ''} of the papers checked")
-        return f"Not run in this store, so not counted: {' and '.join(parts)}."
+        for p, ids in by_paper.items():
+            rest = sum(1 for i in ids if i in missing)
+            if p not in whole and rest:
+                parts.append(f"{rest} more claim{'s' if rest > 1 else ''} of {p}")
+        listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+        return f"Not run in this store, so not counted: {listed}."
 
     @property
     def mismatches(self) -> tuple[ClaimView, ...]:
