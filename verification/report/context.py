@@ -210,11 +210,6 @@ class ClaimView:
         return "; ".join(f"{s.paper} {s.location}" for s in self.claim.sources)
 
     @property
-    def reason(self) -> str | None:
-        """Why the verdict is inconclusive, or what its check raised (None when decided)."""
-        return None if self.verdict is None else self.row.reason
-
-    @property
     def comparison(self) -> Comparison | None:
         """The statistic against its bound with the direction of the comparison."""
         return None if self.verdict is None else comparison(self.verdict)
