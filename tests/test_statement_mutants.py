@@ -88,7 +88,21 @@ def test_mutants_name_known_claims_that_state_a_bound():
     for mutant in statements.MUTANTS.values():
         assert mutant.claim in known
         assert _states_a_bound(mutant.claim), mutant.name
-        assert known[mutant.claim].expected in ("holds", "holds_after_correction")
+        # A statement the project expects to fail as printed has nothing to tighten.
+        assert known[mutant.claim].expected != "violated", mutant.name
+
+
+def test_a_mutant_of_the_correction_names_a_claim_with_a_corrected_statement():
+    corrected = {m.name for m in statements.MUTANTS.values() if m.tightens == "corrected"}
+    assert corrected == {"lemma4_corrected_prefactor_dropped", "test_time_corrected_m_quartered",
+                         "rks_lemma1_corrected_k_exponent_doubled", "events_threshold_doubled",
+                         "update_sign_corrected_sqrt_t_dropped", "online_to_batch_t_exponent_doubled"}
+    for name in corrected:
+        erratum = catalog.get(statements.get(name).claim).erratum
+        assert erratum is not None, name
+        assert erratum.kind == "counterexample", name
+    with pytest.raises(ValueError, match="tightens must be one of"):
+        dataclasses.replace(statements.get("grad_norm_constant_halved"), tightens="both")
 
 
 def test_every_claim_that_states_a_bound_has_a_mutant():
@@ -107,12 +121,16 @@ def test_mutant_changes_the_formula_only_while_planted():
 
 
 def test_rejected_reads_the_sub_verdict_of_the_statement_mutated():
-    assert statements.rejected("holds", "violated", "violated", None)
-    assert statements.rejected("holds", "inconclusive", "violated", "inconclusive")
-    assert not statements.rejected("holds", "inconclusive", "inconclusive", None)
-    assert statements.rejected("holds_after_correction", "violated", "violated", "violated")
-    # Only the printed statement failing is the unmutated outcome, not a rejection.
-    assert not statements.rejected("holds_after_correction", "holds_after_correction", "violated", "holds")
+    assert statements.rejected("printed", "violated", "violated", None)
+    assert statements.rejected("printed", "inconclusive", "violated", "inconclusive")
+    assert not statements.rejected("printed", "inconclusive", "inconclusive", None)
+    assert statements.rejected("corrected", "violated", "violated", "violated")
+    # Only the printed statement failing is the unmutated outcome, not a rejection: so too
+    # when the correction is undecided (iln.alg1.update_sign's verdict on the unmodified code).
+    assert not statements.rejected("corrected", "holds_after_correction", "violated", "holds")
+    assert not statements.rejected("corrected", "inconclusive", "violated", "inconclusive")
+    with pytest.raises(ValueError, match="tightens"):
+        statements.rejected("holds", "violated", "violated", None)
 
 
 @pytest.mark.parametrize("name", ["grad_norm_constant_halved", "lemma4_corrected_prefactor_dropped",

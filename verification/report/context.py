@@ -8,7 +8,15 @@ show the same way (numbers, tables, plots, commands) is decided here.
 
 For each claim of the catalog the verdict shown is the one the store saved last
 (:meth:`verification.store.Store.latest_verdict`), with the seed and profile of its run; a
-claim without one is listed as "not run".
+claim without one is "not run": it keeps its page, but the header, the plot and the tables
+count only the claims with a verdict, and the claims not run are named in one line apart (a
+plug-in paper installed beside a store of the shipped papers' verdicts is not a paper checked).
+
+The header names the run behind the verdicts (:func:`provenance`: profile, seed, revision and
+date, or that several runs are mixed) and counts two sets apart, the papers' claims
+(statements and explorations) and the conformance checks of the code (``kind="conformance"``),
+each by the verdicts of the forest's groups (:func:`verification.report.forest.verdict_counts`):
+the header, the plot and the tables count the same rows.
 """
 
 from __future__ import annotations
@@ -33,6 +41,7 @@ from verification.report.forest import (
     printed_and_corrected,
     proxy_data,
     ratio_text,
+    verdict_counts,
 )
 from verification.report.plots import Plot, claim_plots
 from verification.report.search import Search, search_of
@@ -50,8 +59,8 @@ from verification.runner import ClaimOutcome
 from verification.store import RunRow, Store
 from verification.verdicts import Verdict
 
-__all__ = ["NOT_RUN", "SCHEMA_VERSION", "SELFTEST_FILE", "ClaimView", "ErratumView", "FormulaView", "ReportContext",
-           "ReportError", "gather", "is_exploration", "plot_file"]
+__all__ = ["NOT_RUN", "PROFILE_NOTES", "SCHEMA_VERSION", "SELFTEST_FILE", "ClaimView", "ErratumView", "FormulaView",
+           "ReportContext", "ReportError", "gather", "is_conformance", "is_exploration", "plot_file", "provenance"]
 
 #: the status of a claim the store has no verdict for.
 NOT_RUN = "not run"
@@ -68,6 +77,13 @@ MUTANTS_FILE = "selftest-statement-mutants.json"
 #: seeds replace those of selftest.json for the claims it ran (issue 20's figure claims, whose
 #: plans changed after selftest.json was computed).
 TYPE_TWO_FILE = "selftest-type-two-figures.json"
+#: what a report of a profile other than ``full`` is worth, said under its title.
+PROFILE_NOTES = {
+    "smoke": "The smoke profile's samples are the smallest, sized to test the harness in seconds: "
+             "its verdicts are not evidence about the papers.",
+    "quick": "The quick profile's samples are CI's, smaller than the full profile's: a verdict "
+             "here can differ from the full report's.",
+}
 #: version of summary.json's layout: 2 added ``schema_version`` and, per claim, ``run_id`` and
 #: ``revision`` (the run that saved its verdict).
 SCHEMA_VERSION = 2
@@ -75,6 +91,16 @@ SCHEMA_VERSION = 2
 
 class ReportError(ValueError):
     """The report cannot be written from these inputs (a one-line message naming the input)."""
+
+
+def is_conformance(claim: Claim) -> bool:
+    """Conformance claims (``kind="conformance"``) check the code against its transcription of
+    a paper: they are not statements of the papers, and the report counts them apart.
+
+    >>> is_conformance(catalog.get("iln.conformance.alg1")), is_conformance(catalog.get("iln.lemma4.hoeffding"))
+    (True, False)
+    """
+    return claim.kind == "conformance"
 
 
 def is_exploration(claim: Claim) -> bool:
@@ -302,26 +328,78 @@ class ReportContext:
     runs_behind: str | None = None
     #: what changed since an earlier report (``iln-verify report --against OLD``), as a table.
     changes: Table | None = None
+    #: the run behind the verdicts, for the first line (:func:`provenance`).
+    provenance: str = "no verdict in the store"
+    #: what a report of a non-full profile is worth (:data:`PROFILE_NOTES`), else None.
+    profile_note: str | None = None
+
+    @functools.cached_property
+    def by_id(self) -> dict[str, ClaimView]:
+        return {c.id: c for c in self.claims}
 
     @property
-    def statements(self) -> tuple[ClaimView, ...]:
-        """The claims of the papers' statements."""
-        return tuple(c for c in self.claims if not is_exploration(c.claim))
+    def checked(self) -> tuple[ClaimView, ...]:
+        """The claims with a verdict: the only ones the header, the plot and the tables count."""
+        return tuple(c for c in self.claims if c.verdict is not None)
 
     @property
-    def explorations(self) -> tuple[ClaimView, ...]:
-        return tuple(c for c in self.claims if is_exploration(c.claim))
+    def not_run(self) -> tuple[ClaimView, ...]:
+        return tuple(c for c in self.claims if c.verdict is None)
 
     @property
-    def counts(self) -> dict[str, int]:
-        """How many claims have each status, in a fixed order."""
-        out = {}
+    def paper_rows(self) -> tuple[ForestRow, ...]:
+        """The forest's rows of the papers' claims (statements and explorations), in its order."""
+        return tuple(r for r in self.forest if not is_conformance(self.by_id[r.claim_id].claim))
+
+    @property
+    def conformance_rows(self) -> tuple[ForestRow, ...]:
+        """The rows of the conformance checks of the code, in the forest's order."""
+        return tuple(r for r in self.forest if is_conformance(self.by_id[r.claim_id].claim))
+
+    @property
+    def paper_counts(self) -> dict[str, int]:
+        """Verdict -> number of the papers' claims: the plot's groups, and the first table's rows."""
+        return verdict_counts(self.paper_rows)
+
+    @property
+    def conformance_counts(self) -> dict[str, int]:
+        """Verdict -> number of conformance checks: the second table's rows."""
+        return verdict_counts(self.conformance_rows)
+
+    @property
+    def explorations_checked(self) -> int:
+        return sum(1 for r in self.paper_rows if is_exploration(self.by_id[r.claim_id].claim))
+
+    @property
+    def papers(self) -> dict[str, str]:
+        """The versions (key -> reference) of the papers with a verdict in the report."""
+        run = {catalog.paper_of(c.id) for c in self.checked}
+        return {k: v for name, paper in catalog.papers().items() if name in run for k, v in paper.versions.items()}
+
+    @property
+    def not_run_note(self) -> str | None:
+        """One neutral sentence on the catalog's claims without a verdict here, else None:
+        the papers none of whose claims ran, then how many claims of the others did not."""
+        if not self.not_run:
+            return None
+        by_paper: dict[str, list[str]] = {}
         for c in self.claims:
-            out[c.status] = out.get(c.status, 0) + 1
-        return dict(sorted(out.items()))
+            by_paper.setdefault(catalog.paper_of(c.id), []).append(c.id)
+        missing = {c.id for c in self.not_run}
+        whole = [p for p, ids in by_paper.items() if set(ids) <= missing]
+        parts = [f"the {'papers' if len(whole) > 1 else 'paper'} "
+                 + ", ".join(f"{p} ({', '.join(catalog.papers()[p].versions)}; {len(by_paper[p])} claims)"
+                             for p in whole)] if whole else []
+        for p, ids in by_paper.items():
+            rest = sum(1 for i in ids if i in missing)
+            if p not in whole and rest:
+                parts.append(f"{rest} more claim{'s' if rest > 1 else ''} of {p}")
+        listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+        return f"Not run in this store, so not counted: {listed}."
 
     @property
     def mismatches(self) -> tuple[ClaimView, ...]:
+        """The claims whose verdict is not their pre-registered expectation."""
         return tuple(c for c in self.claims if c.matches is False)
 
 
@@ -388,6 +466,66 @@ def _runs_behind(views: tuple[ClaimView, ...]) -> str | None:
     return "; ".join(f"run {i} at revision {str(chosen[i].meta.get('git_revision'))[:12]} ({chosen[i].profile} "
                      f"profile, seed {chosen[i].seed}, started {chosen[i].started}): {n} of the verdicts"
                      for i, n in sorted(counts.items()))
+
+
+def _short_revision(revision: str | None) -> str:
+    """A git revision as the first line names it: 7 hex digits, ``+dirty`` kept.
+
+    >>> _short_revision("89c418cb04c33a79bb98c1e199fa1dad1b076117+dirty"), _short_revision(None)
+    ('89c418c+dirty', 'not recorded')
+    """
+    if not revision:
+        return "not recorded"
+    sha, plus, rest = revision.partition("+")
+    return sha[:7] + plus + rest
+
+
+def _several(values: list, word: str, plural: str) -> str:
+    """Distinct values in order with their name: ``full profile``, ``full and smoke profiles``,
+    ``seeds 0 and 3`` (a profile's name comes before the word, a seed's or revision's after).
+
+    >>> _several(["full", "smoke", "full"], "profile", "profiles"), _several([0, 0], "seed", "seeds")
+    ('full and smoke profiles', 'seed 0')
+    """
+    distinct = list(dict.fromkeys(str(v) for v in values))
+    listed = distinct[0] if len(distinct) == 1 else ", ".join(distinct[:-1]) + f" and {distinct[-1]}"
+    name = word if len(distinct) == 1 else plural
+    return f"{listed} {name}" if word == "profile" else f"{name} {listed}"
+
+
+def provenance(views: tuple[ClaimView, ...]) -> str:
+    """What the report's first line says it is: the profile, seed, revision and date of the run
+    behind its verdicts, or, when they come from several runs, that it mixes them and their
+    profiles, seeds, revisions and dates.
+
+    A verdict's run is the one that saved it (:func:`_producing_run`); a verdict whose run the
+    store does not record gives its own profile, seed and date, and no revision.
+    """
+    runs: dict[object, tuple[str, int, str, str]] = {}
+    for v in views:
+        if v.verdict is None:
+            continue
+        date = str(v.run.started if v.run is not None else v.saved_at or "")[:10] or "date not recorded"
+        key = v.run.run_id if v.run is not None else ("unrecorded", v.profile, v.seed, v.saved_at)
+        runs[key] = (str(v.profile), v.seed, _short_revision(v.revision), date)
+    if not runs:
+        return "no verdict in the store"
+    found = sorted(set(runs.values()), key=lambda r: (r[3], r[0], str(r[1]), r[2]))
+    if len(runs) == 1 or len(found) == 1:
+        profile, seed, revision, date = found[0]
+        return f"{profile} profile, seed {seed}, revision {revision}, {date}"
+    dates = sorted({r[3] for r in found})
+    return (f"verdicts of {len(runs)} runs mixed: {_several([r[0] for r in found], 'profile', 'profiles')}, "
+            f"{_several([r[1] for r in found], 'seed', 'seeds')}, "
+            f"{_several([r[2] for r in found], 'revision', 'revisions')}, "
+            + (dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"))
+
+
+def _profile_note(views: tuple[ClaimView, ...]) -> str | None:
+    """:data:`PROFILE_NOTES` of the profiles behind the verdicts other than ``full``."""
+    notes = [PROFILE_NOTES[p] for p in dict.fromkeys(v.profile for v in views if v.verdict is not None)
+             if p in PROFILE_NOTES]
+    return " ".join(notes) or None
 
 
 def _reproducibility(run: RunRow | None, views: tuple[ClaimView, ...]) -> Table | None:
@@ -576,19 +714,23 @@ def gather(store: str | Path, out: str | Path) -> ReportContext:
     views = tuple(_claim_view(claim, rows[claim_id], tuple(e for e in errata if e.erratum.claim_id == claim_id))
                   for claim_id, claim in known.items())
     views = tuple(replace(v, run=_producing_run(v, runs)) if v.verdict is not None else v for v in views)
-    rows_ = tuple(forest_rows([(c.id, c.page, c.verdict) for c in views]))
+    # Only claims with a verdict have a row: the header, the plot and the tables count these.
+    rows_ = tuple(forest_rows([(c.id, c.page, c.verdict) for c in views if c.verdict is not None]))
     forest = Plot("forest", "forest", "Every claim's statistic against its bound",
-                  "One row per claim, grouped by verdict: statistic / bound of the printed "
-                  "statement on a log scale, oriented so that right of 1 the printed statement is "
-                  "exceeded (for a lower bound the ratio is bound / statistic), with its interval; "
-                  "a diamond marks the corrected statement where there is one. A row whose bound "
-                  "is 0, negative or a band has no ratio and says so. The conformance claims of "
-                  "the code (the implementation against its transcription) are in the table below, "
-                  "not in the plot: they are not statements of the papers.",
+                  "One row per claim of the papers, grouped by verdict: statistic / bound of the "
+                  "printed statement on a log scale, oriented so that right of 1 the printed "
+                  "statement is exceeded (for a lower bound the ratio is bound / statistic), with "
+                  "its interval; a diamond marks the corrected statement where there is one. A row "
+                  "whose bound is 0, negative or a band has no ratio and says so; an inconclusive "
+                  "row says first why it is not decided (a printed statement exceeded while its "
+                  "correction is undecided is drawn right of 1). The conformance checks of the "
+                  "code (the implementation against its transcription) are not statements of the "
+                  "papers: they are counted apart and listed in their own table.",
                   # The papers' statements and the explorations that run them on searched
                   # instances: the first screen answers what the papers get wrong.
-                  forest_svg(tuple(r for r in rows_ if known[r.claim_id].kind != "conformance")))
+                  forest_svg(tuple(r for r in rows_ if not is_conformance(known[r.claim_id]))))
     selftest = _selftest(store, out)
     views = tuple(replace(v, stability=_stability(v.id, selftest)) for v in views)
     return ReportContext(views, errata, run, _reproducibility(run, views), rows_, forest, selftest,
-                         _summary(views, run, selftest), _runs_behind(views))
+                         _summary(views, run, selftest), _runs_behind(views),
+                         provenance=provenance(views), profile_note=_profile_note(views))

@@ -18,7 +18,8 @@ one, or a band, leaves the ratio undefined, and the row says so with the raw num
 inventing one.
 
 :func:`forest_rows` turns the claims into rows grouped by verdict (fails, fixed by a correction,
-holds, inconclusive, not run), each with a one-sentence finding, and :func:`forest_svg` draws
+holds, inconclusive, raised, not run; one verdict each), each with a one-sentence finding (an
+inconclusive row's begins with the reason its verdict stores), and :func:`forest_svg` draws
 them as one self-contained SVG (``<svg id="forest">``) sized to be read at 1400 px without
 scaling: text at 12 px, log10 of the ratio on the axis, the printed statement as a dot with
 its interval, the corrected statement as a diamond.
@@ -44,16 +45,21 @@ from dataclasses import dataclass
 
 from verification.report.tables import format_interval, format_value
 
-__all__ = ["GROUPS", "Comparison", "ForestRow", "comparison", "field", "forest_rows", "forest_svg",
-           "printed_and_corrected", "ratio_text", "worst_ratio_text"]
+__all__ = ["GROUPS", "GROUP_VERDICT", "Comparison", "ForestRow", "comparison", "field", "forest_rows",
+           "forest_svg", "group_heading", "printed_and_corrected", "ratio_text", "verdict_counts",
+           "worst_ratio_text"]
 
 #: the forest's groups, in reading order: (verdict group, heading).
 GROUPS = (("fails", "Fails as printed"), ("fixed", "Fails as printed, fixed by a correction"),
-          ("holds", "Holds"), ("inconclusive", "Inconclusive"), ("not run", "Not run"))
-_GROUP_OF = {"violated": "fails", "holds_after_correction": "fixed", "holds": "holds",
-             "inconclusive": "inconclusive"}
+          ("holds", "Holds"), ("inconclusive", "Inconclusive"), ("error", "The check raised"),
+          ("not run", "Not run"))
+#: the verdict of each group's rows: a group is one verdict, so the plot's groups, the header's
+#: counts and the table's rows count the same claims (:func:`verdict_counts`).
+GROUP_VERDICT = {"fails": "violated", "fixed": "holds_after_correction", "holds": "holds",
+                 "inconclusive": "inconclusive", "error": "error", "not run": "not run"}
+_GROUP_OF = {v: g for g, v in GROUP_VERDICT.items()}
 _COLOURS = {"fails": "#c62828", "fixed": "#e65100", "holds": "#2e7d32", "inconclusive": "#616161",
-            "not run": "#9e9e9e"}
+            "error": "#6a1b9a", "not run": "#9e9e9e"}
 #: comparison signs shown with a statistic and its bound.
 SENSE_WORDS = {"<=": "at most", "<": "below", ">=": "at least", "=": "equal to", "band": "within"}
 
@@ -284,6 +290,9 @@ class ForestRow:
     corrected: float | None
     detectable: float | None
     finding: str
+    #: why the verdict is inconclusive (or why the check raised), as its details say; None for
+    #: a decided verdict.
+    reason: str | None = None
 
 
 def _where(verdict) -> str:
@@ -315,17 +324,40 @@ def proxy_data(verdict) -> Mapping | None:
     return data if isinstance(data, Mapping) and data.get("proxy") and data.get("label") else None
 
 
+def _reason(group: str, verdict) -> str | None:
+    """Why an inconclusive verdict is not decided (its ``reason``, which the rules and the
+    runner's Holm step-down write), or what the check raised; None for a decided verdict."""
+    if group == "error":
+        stage, error = field(verdict, "stage"), field(verdict, "exception")
+        return f"the claim's {stage or 'check'} raised {error or 'an exception'}"
+    if group != "inconclusive":
+        return None
+    reason = field(verdict, "reason")
+    return reason.strip().rstrip(".") if isinstance(reason, str) and reason.strip() else None
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
 def _finding(group: str, c: Comparison, corrected: float | None, verdict) -> str:
     """One plain sentence saying what was found, with its numbers (the group's heading says
     the verdict): a claim's own ``headline`` where it has one (a figure claim naming its cells
     or parts), else the measured comparison; followed by the data it was decided on when
-    that is a stand-in for the paper's (issue 20 item 4: "on adult-like synthetic data")."""
+    that is a stand-in for the paper's (issue 20 item 4: "on adult-like synthetic data").
+    An inconclusive verdict's finding begins with its reason: a row drawn right of 1 in the
+    inconclusive group says there why it is not a violation."""
+    reason = _reason(group, verdict)
+    if group == "error":
+        return _sentence(reason)
     headline = field(verdict, "headline")
-    sentence = (headline[:1].upper() + headline[1:] + "." if isinstance(headline, str) and headline
+    sentence = (_sentence(headline) if isinstance(headline, str) and headline
                 else _measured(group, c, corrected, verdict))
     data = proxy_data(verdict)
     if data is not None:
         sentence = f"{sentence[:-1]}, on {data['label']}."
+    if group == "inconclusive":
+        sentence = f"{_sentence(reason or 'no reason stored with the verdict')} {sentence}"
     return sentence
 
 
@@ -363,7 +395,8 @@ def _measured(group: str, c: Comparison, corrected: float | None, verdict) -> st
         if high == c.ratio:
             return f"{r} of the bound on every instance checked ({against})."
         return f"{r} of the bound{where} ({against}{span})."
-    return f"{r} of the bound{where} ({against}{span}): the interval straddles 1."
+    # Inconclusive: its reason comes first (_finding); here, where the statistic lies.
+    return f"{r} {'its' if c.ratio > 1 else 'of the'} bound{where} ({against}{span})."
 
 
 def forest_rows(claims: Sequence[tuple[str, str, object | None]]) -> list[ForestRow]:
@@ -400,7 +433,7 @@ def forest_rows(claims: Sequence[tuple[str, str, object | None]]) -> list[Forest
             claim_id, page, group, outcome, field(verdict, "verdict_printed"),
             field(verdict, "verdict_corrected"), c, corrected,
             float(detectable) if _number(detectable) else None,
-            _finding(group, c, corrected, verdict)))
+            _finding(group, c, corrected, verdict), _reason(group, verdict)))
     order = {g: i for i, (g, _) in enumerate(GROUPS)}
 
     def key(row: ForestRow):
@@ -408,6 +441,30 @@ def forest_rows(claims: Sequence[tuple[str, str, object | None]]) -> list[Forest
         return order[row.group], ratio is None, -(ratio or 0.0), row.claim_id
 
     return sorted(rows, key=key)
+
+
+def verdict_counts(rows: Sequence[ForestRow]) -> dict[str, int]:
+    """How many rows each verdict has, in the forest's order of groups (verdicts without a
+    row left out): the one count the header, the plot's group headings and the table share.
+
+    >>> verdict_counts(forest_rows([("a", "", {"verdict": "holds", "statistic": 1, "bound": 2}),
+    ...                             ("b", "", {"verdict": "violated", "statistic": 3, "bound": 2})]))
+    {'violated': 1, 'holds': 1}
+    """
+    found: dict[str, int] = {}
+    for r in rows:
+        found[GROUP_VERDICT[r.group]] = found.get(GROUP_VERDICT[r.group], 0) + 1
+    return {GROUP_VERDICT[g]: found[GROUP_VERDICT[g]] for g, _ in GROUPS if GROUP_VERDICT[g] in found}
+
+
+def group_heading(group: str) -> str:
+    """A group's heading with the verdict its rows have, as the header and the table name it.
+
+    >>> group_heading("fails"), group_heading("holds")
+    ('violated: fails as printed', 'holds')
+    """
+    heading, verdict = dict(GROUPS)[group], GROUP_VERDICT[group]
+    return verdict if heading.lower() == verdict else f"{verdict}: {heading[:1].lower()}{heading[1:]}"
 
 
 # -- SVG ------------------------------------------------------------------------------------
@@ -495,14 +552,17 @@ def forest_svg(rows: Sequence[ForestRow]) -> str:
     y = _TOP
     groups = [(g, title) for g, title in GROUPS if any(r.group == g for r in rows)]
     height = _row_height(len(rows), len(groups))
-    for group, title in groups:
+    for group, _ in groups:
         members = [r for r in rows if r.group == group]
         colour = _COLOURS[group]
-        body.append(f'<text x="{_ID_X}" y="{y + 15}" font-weight="700" fill="{colour}">'
-                    f'{esc(title)} ({len(members)})</text>')
+        # The verdict and count as data too: a test reads them against the header and table.
+        body.append(f'<text class="group" data-verdict="{esc(GROUP_VERDICT[group])}" '
+                    f'data-count="{len(members)}" x="{_ID_X}" y="{y + 15}" font-weight="700" '
+                    f'fill="{colour}">{esc(group_heading(group))} ({len(members)})</text>')
         y += _GROUP_HEAD
         for r in members:
             mid = y + height / 2
+            body.append(f'<g class="row" data-verdict="{esc(GROUP_VERDICT[r.group])}">')
             body.append(f'<a href="{esc(r.page)}"><text x="{_ID_X}" y="{mid + 4}" fill="#0d47a1">'
                         f'{esc(r.claim_id)}</text></a>')
             body.append(f'<text x="{_TEXT_X}" y="{mid + 4}"><title>{esc(r.finding)}</title>'
@@ -532,6 +592,7 @@ def forest_svg(rows: Sequence[ForestRow]) -> str:
                     cx = x(_log(r.corrected))
                     body.append(f'<path d="M{cx:.1f},{mid - 6} l6,6 l-6,6 l-6,-6 z" fill="white" '
                                 f'stroke="#e65100" stroke-width="2"/>')
+            body.append("</g>")
             y += height
     axis_y = 30
     ticks = []

@@ -20,10 +20,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from verification import catalog
 from verification.report.context import NOT_RUN, ClaimView, ReportContext, plot_file
 from verification.report.errata import quotation_segments
-from verification.report.forest import printed_and_corrected, worst_ratio_text
+from verification.report.forest import ForestRow, printed_and_corrected, worst_ratio_text
 from verification.report.plots import Plot
 from verification.report.prose import prose_segments
 from verification.report.self_test import SELFTEST_INTRO, selftest_tables
@@ -109,21 +108,53 @@ def _plot(owner: str, p: Plot, up: str = "") -> list[str]:
     return lines
 
 
-def _claims_table(ctx: ReportContext) -> list[str]:
-    """The index's compact table: a row per claim in the forest's order, linking its page."""
-    views = {c.id: c for c in ctx.claims}
-    lines = ["| claim | verdict: printed / corrected | expected | worst ratio (printed → corrected) | statistic (and what it must be) | statement |",
+def _claims_table(ctx: ReportContext, rows: Sequence[ForestRow]) -> list[str]:
+    """A compact table of ``rows`` (the papers' claims or the conformance checks) in the
+    forest's order, a row per claim linking its page, an inconclusive row with its reason."""
+    lines = ["| claim | verdict | expected (pre-registered) | worst ratio (printed → corrected) | statistic (and what it must be) | statement |",
              "| --- | --- | --- | ---: | --- | --- |"]
-    for r in ctx.forest:
-        c = views[r.claim_id]
+    for r in rows:
+        c = ctx.by_id[r.claim_id]
         printed, corrected = printed_and_corrected(r)
-        verdicts = (f"**{text(printed)}** / {text(corrected if corrected != 'none' else 'no correction')}"
-                    if c.verdict else f"**{NOT_RUN}**")
+        verdicts = f"**{text(c.status)}**" + (
+            f" (printed {text(printed)}" + (f", corrected {text(corrected)}" if corrected != "none" else "") + ")"
+            if corrected != "none" or printed != c.status else "")
         ratio = worst_ratio_text(r)
-        expected = text(c.claim.expected) + (" **(differs)**" if c.matches is False else "")
+        expected = text(c.claim.expected) + (" *(differs)*" if c.matches is False else "")
+        statistic = text(c.key_number) + (f"; *why {text(c.status)}:* {_prose_cell(r.reason)}" if r.reason else "")
         lines.append(f"| [`{c.id}`](claims/{c.id}.md) | {verdicts} | {expected} | {text(ratio)} | "
-                     f"{text(c.key_number)} | {_prose_cell(c.claim.title)} |")
+                     f"{statistic} | {_prose_cell(c.claim.title)} |")
     return [*lines, ""]
+
+
+def _counts(values: dict[str, int]) -> str:
+    return ", ".join(f"{text(verdict)} {n}" for verdict, n in values.items())
+
+
+def _header(ctx: ReportContext) -> list[str]:
+    """The first lines: what the report is (its run), then the papers' claims and the
+    conformance checks counted apart, as the plot and the two tables count them."""
+    papers = "; ".join(f"*{text(title)}* ({key})" for key, title in ctx.papers.items()) or "no paper"
+    lines = [f"# iln-verify report: {text(ctx.provenance)}", ""]
+    if ctx.profile_note:
+        lines += [f"*{text(ctx.profile_note)}*", ""]
+    lines += [f"Empirical checks of the claims of {papers}. The HTML version (index.html) has the "
+              "same content with the math rendered as MathML.", ""]
+    if ctx.paper_rows:
+        explorations = (f" ({ctx.explorations_checked} of them explorations)" if ctx.explorations_checked else "")
+        lines += [f"**The papers' claims**, {len(ctx.paper_rows)} checked{explorations}: "
+                  f"{_counts(ctx.paper_counts)}.", ""]
+    if ctx.conformance_rows:
+        lines += [f"**Conformance of the code** to its transcriptions, {len(ctx.conformance_rows)} checked "
+                  f"(their own table; not in the plot): {_counts(ctx.conformance_counts)}.", ""]
+    expectation = ("Differs from the pre-registered expectation: "
+                   + ", ".join(f"[`{c.id}`](claims/{c.id}.md)" for c in ctx.mismatches) + "."
+                   if ctx.mismatches else "Every verdict is the pre-registered expectation." if ctx.checked else "")
+    lines += [f"{expectation} Each claim records the verdict the project expected before running "
+              "it; a verdict that differs is a finding, not a failed run.".strip(), ""]
+    if ctx.not_run_note:
+        lines += [f"<sub>{text(ctx.not_run_note)}</sub>", ""]
+    return lines
 
 
 def _cell_statement(segs: Sequence[Segment]) -> str:
@@ -191,8 +222,9 @@ def claim_page(c: ClaimView) -> str:
     """A claim's Markdown page (``claims/<id>.md``), its plots linked from ``../plots/``."""
     lines = [f"# {c.id}", "", "[Report](../REPORT.md)", "",
              f"**{prose(c.claim.title)}.** Verdict: **{text(c.status)}**; expected: "
-             f"{text(c.claim.expected)}" + (" (differs from the expected verdict)." if c.matches is False
-                                            else "."), ""]
+             f"{text(c.claim.expected)} (pre-registered)" + (
+                 "; the verdict differs from it: a finding, not a failed run." if c.matches is False
+                 else "."), ""]
     if c.verdict is not None:
         run = (f"run {c.run.run_id} (started {c.run.started})" if c.run is not None
                else "a run the store does not record")
@@ -247,21 +279,20 @@ def render_markdown(ctx: ReportContext) -> dict[str, str]:
         Text by path relative to the report's directory: ``REPORT.md`` and
         ``claims/<claim id>.md``.
     """
-    papers = "; ".join(f"*{text(title)}* ({key})" for key, title in catalog.PAPERS.items())
-    counts = ", ".join(f"{text(status)} {n}" for status, n in ctx.counts.items())
-    lines = ["# iln-verify report", "",
-             f"Empirical checks of the claims of {papers}. The HTML version (index.html) has the "
-             "same content with the math rendered as MathML.", "", f"Verdicts: {counts}.", ""]
-    if ctx.mismatches:
-        lines += ["Verdicts that differ from the expected ones: "
-                  + ", ".join(f"[`{c.id}`](claims/{c.id}.md)" for c in ctx.mismatches) + ".", ""]
-    if ctx.runs_behind:
-        lines += [f"Assembled from several runs: {text(ctx.runs_behind)}.", ""]
+    lines = _header(ctx)
     lines += _plot("index", ctx.forest_plot)
-    lines += ["## Claims", "", *_claims_table(ctx),
+    lines += ["## Claims of the papers", "", *_claims_table(ctx, ctx.paper_rows),
               "Worst ratio: statistic / bound of the printed statement, oriented so that above 1 "
               "it is exceeded, then the corrected statement's at its worst point; n/a where the "
               "bound is 0, negative or a band.", ""]
+    if ctx.conformance_rows:
+        lines += ["## Conformance of the code", "", "The implementation against its line-by-line "
+                  "transcription of a paper, or a shipped default against what the paper's algorithm "
+                  "asks: findings about this code, not about the papers.", "",
+                  *_claims_table(ctx, ctx.conformance_rows)]
+    if ctx.not_run:
+        lines += [f"Not run in this store ({len(ctx.not_run)} claims; each page says how to run it): "
+                  + ", ".join(f"[`{c.id}`](claims/{c.id}.md)" for c in ctx.not_run) + ".", ""]
     if ctx.changes is not None:
         lines += ["## What changed", "", f"{text(ctx.changes.title)}:", "", *_table(ctx.changes)]
     lines += _errata_section(ctx)

@@ -15,10 +15,9 @@ import re
 import jinja2
 from markupsafe import Markup, escape
 
-from verification import catalog
 from verification.report.context import ReportContext, is_exploration
 from verification.report.errata import mark, quotation_segments
-from verification.report.forest import printed_and_corrected, worst_ratio_text
+from verification.report.forest import GROUP_VERDICT, printed_and_corrected, worst_ratio_text
 from verification.report.mathml import to_mathml
 from verification.report.prose import prose_segments
 from verification.report.self_test import SELFTEST_INTRO, selftest_tables
@@ -68,7 +67,7 @@ def _environment() -> jinja2.Environment:
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.filters.update(mathml=_mathml, prose=_prose, marked_mathml=_marked_mathml, quotation=quotation_segments, segments=segments, quoted=quoted_segments, fmt=format_value, slug=slug,
                        is_number=is_number, worst_ratio=worst_ratio_text,
-                       verdicts=printed_and_corrected)
+                       verdicts=printed_and_corrected, group_verdict=GROUP_VERDICT.__getitem__)
     return env
 
 
@@ -87,7 +86,7 @@ def render_pages(ctx: ReportContext) -> dict[str, str]:
         ``claims/<claim id>.html``.
     """
     env = _environment()
-    pages = {"index.html": env.get_template("index.html").render(ctx=ctx, papers=catalog.PAPERS),
+    pages = {"index.html": env.get_template("index.html").render(ctx=ctx),
              "errata.html": env.get_template("errata.html").render(ctx=ctx)}
     if ctx.selftest is not None:
         # A page of its own: its tables (a row per test and per seed) would bury the index.

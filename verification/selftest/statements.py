@@ -19,9 +19,11 @@ mutant's trials run again only if its claim's trials reach the edit, and its che
 again only if its records or the code its decision runs changed
 (:mod:`verification.stored_decisions`).
 
-*Rejected* means: for a claim expected to hold, the verdict or its printed sub-verdict
-``violated``; for a claim expected to hold only after correction (the mutant tightens the
-corrected statement), the corrected sub-verdict ``violated``.
+*Rejected* means: for a mutant of the printed statement, the verdict or its printed
+sub-verdict ``violated``; for a mutant of the corrected statement of the errata ledger
+(:attr:`StatementMutant.tightens`), the corrected sub-verdict ``violated``.  Which statement a
+mutant tightens is said by the mutant, not read from its claim's expected verdict: an
+expectation updated after a run (a correction found undecided, say) changes no mutant.
 
 Examples
 --------
@@ -47,11 +49,13 @@ import numpy as np
 
 from verification import catalog, runner
 from verification.selftest.injection import CodeEdit, Edit, apply_all, edits_digest, edits_json
-from verification.verdicts import ERROR, HOLDS_AFTER_CORRECTION, VIOLATED
+from verification.verdicts import ERROR, VIOLATED
 
-__all__ = ["KINDS", "MUTANTS", "StatementMutant", "for_claims", "get", "names", "rejected",
+__all__ = ["KINDS", "MUTANTS", "STATEMENTS", "StatementMutant", "for_claims", "get", "names", "rejected",
            "run_mutant", "summarise"]
 
+#: the statements of a claim a mutant can tighten: the one the paper prints, or its correction.
+STATEMENTS = ("printed", "corrected")
 #: the ways a statement is tightened.
 KINDS = ("constant halved", "prefactor dropped", "exponent doubled", "exponent halved",
          "delta-dependence weakened", "factor dropped")
@@ -93,6 +97,9 @@ class StatementMutant:
         decision rule are the claim's own; only the grid is the mutant's.
     config_why : str
         Why the check rejects the mutant at :attr:`config` and not at the profile's grid.
+    tightens : str
+        The statement the mutant tightens (one of :data:`STATEMENTS`): ``"corrected"`` for a
+        mutant of the corrected statement of the claim's erratum, whose sub-verdict decides it.
     """
 
     name: str
@@ -106,8 +113,11 @@ class StatementMutant:
     profile: str = "smoke"
     config: dict | None = None
     config_why: str = ""
+    tightens: str = "printed"
 
     def __post_init__(self):
+        if self.tightens not in STATEMENTS:
+            raise ValueError(f"mutant {self.name}: tightens must be one of {STATEMENTS}, got {self.tightens!r}")
         if self.kind not in KINDS:
             raise ValueError(f"mutant {self.name}: unknown kind {self.kind!r} (one of {KINDS})")
         if self.profile not in catalog.PROFILES:
@@ -144,26 +154,28 @@ class StatementMutant:
         return {"name": self.name, "claim": self.claim, "kind": self.kind, "statement": self.statement,
                 "counterexample": self.stored, "why": self.why, "profile": self.profile,
                 "config": self.check_config() if self.config is not None else None,
-                "config_why": self.config_why or None,
+                "config_why": self.config_why or None, "tightens": self.tightens,
                 "edits": edits_json(self.edits)}
 
 
-def rejected(expected: str, verdict: str, verdict_printed: str | None, verdict_corrected: str | None) -> bool:
+def rejected(tightens: str, verdict: str, verdict_printed: str | None, verdict_corrected: str | None) -> bool:
     """Whether a check's outcome rejects the mutant it decided.
 
-    A mutant tightens the statement whose sub-verdict decides the claim: the corrected one
-    for a claim expected to hold only after correction, the printed one otherwise (a claim
-    whose check also reports a corrected sub-verdict, as iln.lemma5.tail, may then end
-    inconclusive overall while its printed sub-verdict rejects the mutant).
+    The sub-verdict of the statement the mutant tightens decides: the corrected one for a
+    mutant of the correction, the printed one otherwise (a claim whose check also reports a
+    corrected sub-verdict, as iln.lemma5.tail, may then end inconclusive overall while its
+    printed sub-verdict rejects the mutant).
 
     Parameters
     ----------
-    expected : str
-        The claim's expected verdict on the unmodified statement.
+    tightens : str
+        The statement the mutant tightens, one of :data:`STATEMENTS`.
     verdict, verdict_printed, verdict_corrected : str or None
         The verdict and its two sub-verdicts with the mutant in place.
     """
-    if expected == HOLDS_AFTER_CORRECTION:
+    if tightens not in STATEMENTS:
+        raise ValueError(f"tightens must be one of {STATEMENTS}, got {tightens!r}")
+    if tightens == "corrected":
         return verdict_corrected == VIOLATED
     return VIOLATED in (verdict, verdict_printed)
 
@@ -640,6 +652,7 @@ _DEVIATION_STORED = {"instance": "orthogonal, K = 1, C = 1, hinge loss (L = 1), 
 _CATALOG = (
     StatementMutant(
         name="lemma4_corrected_prefactor_dropped",
+        tightens="corrected",
         claim="iln.lemma4.hoeffding",
         kind="prefactor dropped",
         statement="P[|E - <f, Phi(x)>| > eps] <= exp(-m eps^2 / (2 ||alpha||_1^2)): the corrected "
@@ -654,6 +667,7 @@ _CATALOG = (
     ),
     StatementMutant(
         name="test_time_corrected_m_quartered",
+        tightens="corrected",
         claim="iln.thm1.test_time",
         kind="constant halved",
         statement="Algorithm 2 at test time with m = ||alpha||_1^2 log(2/delta) / (2 eps0^2) (the "
@@ -734,6 +748,7 @@ _CATALOG = (
 
     StatementMutant(
         name="rks_lemma1_corrected_k_exponent_doubled",
+        tightens="corrected",
         claim="rks.lemma1.approximation",
         kind="exponent doubled",
         statement="some member of F_w is within C sqrt(mu(X)) / K (1 + sqrt(2 log(1/delta))) of f* "
@@ -795,6 +810,7 @@ _CATALOG = (
     ),
     StatementMutant(
         name="events_threshold_doubled",
+        tightens="corrected",
         claim="iln.lemma6.events",
         kind="constant halved",
         statement="P_t(f*) <= P[E1 or E2] with 32B in place of 16B in both events (the corrected "
@@ -875,6 +891,7 @@ _CATALOG = (
     ),
     StatementMutant(
         name="update_sign_corrected_sqrt_t_dropped",
+        tightens="corrected",
         claim="iln.alg1.update_sign",
         kind="factor dropped",
         statement="Algorithm 1 with the descent step meets E[Regret] <= 4B / (1 - B / sqrt(T)) (the "
@@ -891,6 +908,7 @@ _CATALOG = (
     ),
     StatementMutant(
         name="online_to_batch_t_exponent_doubled",
+        tightens="corrected",
         claim="iln.cor1.online_to_batch",
         kind="exponent doubled",
         statement="E[R(f_S)] - inf R <= 4B / (T (1 - B / sqrt(T))) (the excess risk O(B / T) in place "
@@ -1055,7 +1073,7 @@ def run_mutant(mutant: StatementMutant, *, seed: int, store: Path,
         raise  # the campaign's fault (its store, an edit under it), not a detection
     except Exception as error:  # a check that stops is not a check that rejects
         outcome["error"] = f"{type(error).__name__}: {error}"
-    detected = rejected(expected, outcome["verdict"], outcome["verdict_printed"],
+    detected = rejected(mutant.tightens, outcome["verdict"], outcome["verdict_printed"],
                         outcome["verdict_corrected"])
     return {**mutant.to_json(), "expected": expected, **outcome, "detected": detected, "seed": seed,
             "elapsed_s": time.perf_counter() - start}

@@ -43,7 +43,7 @@ from verification.claims.iln.instances import (
 )
 from verification.claims.iln.theorem1_regret import regret_point
 from verification.rules import invariant
-from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, Verdict
+from verification.verdicts import HOLDS, INCONCLUSIVE, Verdict
 
 #: relative slack of the comparison: the rule's arithmetic is a product or a quotient by 4,
 #: so an implementation of the rule reproduces it to the last bit or close to it.
@@ -228,7 +228,12 @@ register(Claim(
              Source("arXiv", "Section 3, Algorithm 1 and Theorem 1, part 1", _STEP_ARXIV + _THEOREM)),
     # Fixed before running: the printed step climbs the squared loss; the shrink keeps |E_t|
     # below 16B, so the loss per round stays of order (16B)^2 / 2 and the regret grows like T.
-    rule="mean bound", expected=HOLDS_AFTER_CORRECTION, trial=update_sign_trial, decide=update_sign_decide,
+    # That part is found (107 times the bound in the full report). The expectation was
+    # holds_after_correction; it is inconclusive since the full run of 89c418c and all 20
+    # self-test seeds of 4ba29f8 left the descent step undecided: a regret has no useful
+    # a-priori upper end, so the exact interval of its mean (about [-30, 2e5] around 5.9
+    # against 49.6 at n = 59) cannot show the corrected bound to hold.
+    rule="mean bound", expected=INCONCLUSIVE, trial=update_sign_trial, decide=update_sign_decide,
     # Trials planned for the violation side to find a printed-sign regret 16 times the
     # bound with the design power, from the pilots: 107 times at T = 64 and 128 in the
     # last full report, 20 times at T = 32 in a smoke run of 4 trials.

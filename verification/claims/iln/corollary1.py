@@ -17,7 +17,7 @@ from iln.shrinking_gradient import shrinking_gradient
 from verification import rules
 from verification.catalog import Claim, Erratum, Quote, Source, profiles, register
 from verification.claims.iln.instances import POPULATIONS, described, population
-from verification.verdicts import HOLDS_AFTER_CORRECTION, Verdict
+from verification.verdicts import INCONCLUSIVE, Verdict
 
 
 def _batch_points(config) -> list[dict]:
@@ -136,8 +136,12 @@ register(Claim(
     sources=(Source("ICML", "Section 3, Corollary 1", _COR1_ICML), Source("arXiv", "Section 3, Corollary 1", _COR1_ARXIV)),
     # The online-to-batch conversion of the explicit regret bound gives 4B/(sqrt T - B), so
     # T must grow as B^2/eps^2 (ICML); arXiv's B/eps^2 contradicts its own Theorem 1 and
-    # Related Work, and fails on a point mass (closed form). Fixed before running.
-    rule="mean bound", expected=HOLDS_AFTER_CORRECTION, trial=online_to_batch_trial, decide=online_to_batch_decide,
+    # Related Work, and fails on a point mass (closed form). Fixed before running, as
+    # holds_after_correction; inconclusive since the full run of 89c418c and all 20 self-test
+    # seeds of 4ba29f8: the printed rate fails, but the corrected bound cannot be shown to hold
+    # (the excess risk's a-priori range reaches 3003 against a bound of 0.5, so its exact
+    # interval at n = 40 is [-0.39, 1277] around 0.067).
+    rule="mean bound", expected=INCONCLUSIVE, trial=online_to_batch_trial, decide=online_to_batch_decide,
     configs=profiles({"populations": list(POPULATIONS), "arxiv_eps": 0.3, "arxiv_B": _ARXIV_B},
                      smoke={"n_trials": 10, "B_eps": [[1, 1.0], [1, 0.8]]}, quick={"n_trials": 60, "B_eps": [[1, 0.5], [1, 0.3]]},
                      full={"n_trials": 40, "B_eps": [[1, 0.5], [1, 0.3], [1, 0.2], [1.5, 0.5]]}),

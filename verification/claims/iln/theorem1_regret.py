@@ -42,7 +42,7 @@ from iln.shrinking_gradient import shrinking_gradient
 from verification import rules, statistics
 from verification.catalog import Claim, Source, profiles, register
 from verification.claims.iln.instances import SEQUENCES, adaptive_adversary, described, sequence
-from verification.verdicts import HOLDS, Verdict
+from verification.verdicts import INCONCLUSIVE, Verdict
 
 
 def regret_point(key: str, values, B: float, T: int, bound: float | None = None,
@@ -211,8 +211,13 @@ register(Claim(
     # The proof's chain (Lemma 1, Lemma 3 / arXiv 6, eq. 17 / 25) is sound, and the errors of
     # the printed Hoeffding tail and Lemma 2 are absorbed by m_proof's margin (theory.
     # regret_bound_proof's docstring); the minimax construction reaches about a quarter of the
-    # bound (regret ~ B sqrt(kT) against ~ 4 B sqrt(T)). Fixed before running.
-    rule="mean bound", expected=HOLDS, trial=regret_trial, decide=regret_decide,
+    # bound (regret ~ B sqrt(kT) against ~ 4 B sqrt(T)). Fixed before running, as holds;
+    # inconclusive since the full run of 89c418c and all 20 self-test seeds of 4ba29f8: a
+    # regret has no useful a-priori upper end, so each point's exact interval at n = 6 runs
+    # from below 0 to far above the bound ([-1276, 3.9e7] against 130.6 at the worst point,
+    # whose mean is 0.29 of it), and no outcome could pass above the bound at the planned
+    # trials: the check can neither hold nor fail there.
+    rule="mean bound", expected=INCONCLUSIVE, trial=regret_trial, decide=regret_decide,
     # Sample sizes are set by the run-time budget (m_proof makes a run at T = 1000 cost
     # 5.6e9 samples, and one at B = 4, T = 257 8.7e10): a bootstrap over seeds has no
     # distribution-free sample-size plan; the power is reported from the sample sd.
