@@ -27,7 +27,7 @@ def lint(session):
     """Check style and common bugs with ruff, and the types of iln and verification with mypy."""
     # The versions tests/test_project.py runs in CI (the test extra pins them).
     session.install(".[test]")
-    session.run("ruff", "check", "iln", "verification", "tests", "noxfile.py")
+    session.run("ruff", "check", "iln", "verification", "tests", "noxfile.py", "hatch_build.py")
     # Settings (the files, the libraries without types) are in pyproject.toml's [tool.mypy].
     session.run("mypy")
 

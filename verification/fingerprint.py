@@ -97,7 +97,7 @@ VERSIONED = ("numpy", "scipy", "numba", "statsmodels", "scikit-learn", "hypothes
 #: parts of the engine no trial runs: fingerprinting them would only cost reruns.
 _NOT_TRIAL_CODE = ("verification/report/", "verification/selftest/", "verification/cli.py",
                    "verification/__main__.py", "verification/fingerprint.py", "verification/reach.py",
-                   "verification/incremental.py")
+                   "verification/incremental.py", "verification/provenance.py")
 #: the engine code every trial runs: it derives the trial's seed, sets the libraries' threads
 #: and calls the trial.
 _TRIAL_ENTRY = "verification/trials.py"

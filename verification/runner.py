@@ -27,7 +27,6 @@ import os
 import platform
 import signal
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -48,6 +47,7 @@ from verification import (
 )
 from verification.catalog import Claim
 from verification.fingerprint import StaleCodeError
+from verification.provenance import git_revision
 from verification.store import Store, StoreError
 from verification.verdicts import ERROR, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, VIOLATED, Verdict
 
@@ -254,19 +254,6 @@ def versions() -> dict[str, str]:
     """Versions of the interpreter, of this project and of the packages the results depend on
     (:data:`verification.fingerprint.VERSIONED`)."""
     return {**fingerprint.installed_versions(["iln-verify"]), **fingerprint.versions()}
-
-
-def git_revision() -> str:
-    """The git revision of the code, or ``"unknown"`` outside a checkout."""
-    try:
-        root = Path(__file__).resolve().parents[1]
-        rev = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
-                             text=True, timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
-        return rev + ("+dirty" if dirty else "")
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
 
 
 class _Progress:

@@ -369,7 +369,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     import argparse
     import json
 
-    from verification import runner
+    from verification import provenance
 
     parser = argparse.ArgumentParser(prog="python -m verification.rules.pilot", description=main.__doc__)
     parser.add_argument("claim")
@@ -381,7 +381,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     records = pilot_records(args.claim, args.profile, args.master_seed, args.trials)
     with open(args.out, "w") as f:
         json.dump({"claim": args.claim, "profile": args.profile, "master_seed": args.master_seed,
-                   "trials": args.trials, "git_revision": runner.git_revision(), "records": records}, f)
+                   "trials": args.trials, "git_revision": provenance.git_revision(), "records": records}, f)
 
 
 def _unit_iv(value, name: str) -> float:

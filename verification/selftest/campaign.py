@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from verification import catalog, runner
+from verification import catalog, provenance, runner
 from verification.fingerprint import StaleCodeError
 from verification.selftest import reach, statements, suites
 from verification.selftest.defects import Defect
@@ -373,7 +373,7 @@ def run_campaign(plan: Plan, out: str | os.PathLike, *, budget_s: float | None =
     started = _dt.datetime.now(_dt.UTC)
     clock = time.perf_counter()
     meta = {"started": started.isoformat(timespec="seconds"), "versions": runner.versions(),
-            "git_revision": runner.git_revision(), "command": " ".join(command)}
+            "git_revision": provenance.git_revision(), "command": " ".join(command)}
 
     def finished(unit: str) -> bool:
         kind, _, name = unit.partition(":")
