@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from scipy import stats
+from scipy import special, stats
 from statsmodels.stats.multitest import multipletests
 
 from verification.statistics import (
@@ -157,11 +157,71 @@ def test_one_sided_interval_and_tail_test_agree(n, k_fraction, p0, level):
         assert (low > p0) == (pvalue < 1 - level)
 
 
-def test_binomial_tail_pvalue_matches_scipy():
-    for k, n, p0 in [(0, 5, 0.3), (5, 5, 0.3), (3, 5, 0.0), (3, 5, 1.0), (40, 1000, 0.02),
-                     (1, 100_000, 1e-6)]:
-        expected = stats.binomtest(k, n, p0, alternative="greater").pvalue
-        assert binomial_tail_pvalue(k, n, p0) == pytest.approx(expected, rel=1e-12, abs=1e-300)
+#: the catalog's sample sizes (trials per point of its probability bounds, seeds of its sign
+#: tests and pilots) and per-side tails (its pilots' 0.05 down to the smallest per-point share of
+#: a whole-catalog run, about 5e-7): where the rules compare interval ends and p-values with bounds.
+CATALOG_N = (12, 17, 40, 150, 200, 400, 985, 1703, 5643, 10029, 104162, 361391)
+CATALOG_TAILS = (0.05, 0.025, 1e-3, 3.3e-5, 1.25e-5, 5e-7)
+
+
+def _catalog_counts(n):
+    return sorted({0, 1, 2, 3, n // 100, n // 10, n // 2, n - 1, n})
+
+
+def test_binomial_tail_pvalue_is_scipys_binomtest_on_the_catalogs_grid():
+    # Bit for bit, bounds down to 1e-300 included (binomtest's one-sided p-value is the same
+    # binom.sf), and the regularised incomplete beta I_p0(k, n - k + 1) to 1e-12.
+    for n in CATALOG_N:
+        for k in _catalog_counts(n):
+            for p0 in (0.0, 1e-300, 1e-12, 1e-6, 1e-3, 0.05, 0.5, 0.99, 1.0):
+                ours = binomial_tail_pvalue(k, n, p0)
+                assert ours == stats.binomtest(k, n, p0, alternative="greater").pvalue, (k, n, p0)
+                if k > 0 and 0.0 < p0 < 1.0:
+                    assert ours == pytest.approx(special.betainc(k, n - k + 1, p0), rel=1e-12, abs=0.0)
+
+
+def test_clopper_pearson_ends_solve_their_equations_on_the_catalogs_grid():
+    # P[Bin(n, low) >= k] = tail and P[Bin(n, high) <= k] = tail, however small the end; an end
+    # above 1/2, where a double resolves 1 - end only to its ulp, by the interval's symmetry
+    # (k -> n - k, p -> 1 - p) instead.
+    for n in CATALOG_N:
+        for k in _catalog_counts(n):
+            for tail in CATALOG_TAILS:
+                level = 1.0 - tail
+                used = 1.0 - level  # the tail the interval is computed at: 1 - level, rounded
+                low = clopper_pearson(k, n, level, "greater").low
+                high = clopper_pearson(k, n, level, "less").high
+                if k == 0:
+                    assert low == 0.0
+                else:
+                    assert stats.binom.sf(k - 1, n, low) == pytest.approx(used, rel=1e-9), (n, k, tail)
+                if k == n:
+                    assert high == 1.0
+                elif high <= 0.5:
+                    assert stats.binom.cdf(k, n, high) == pytest.approx(used, rel=1e-9), (n, k, tail)
+                else:
+                    mirror = clopper_pearson(n - k, n, level, "greater").low
+                    assert high == pytest.approx(1.0 - mirror, rel=0.0, abs=1e-15), (n, k, tail)
+
+
+def test_scipys_exact_interval_agrees_only_to_its_root_finders_tolerance():
+    # scipy.stats.binomtest(k, n).proportion_ci(method="exact") finds the same ends by brentq at
+    # its default absolute tolerance 2e-12, not as beta quantiles: within that tolerance it agrees
+    # on the whole grid, but relative to a small end it does not.  At the catalog's own size and
+    # level (k = 1 of 361,391 trials, tail 5e-7) its lower end is 1.51e-12 against the root
+    # 1.38e-12, 9% off; an end of 1.8e-13 (k = 1 of 5,643 at 1e-9) comes back as 0.  The rules
+    # compare such ends with bounds that small, so the module keeps the quantiles (issue 42).
+    for n in CATALOG_N:
+        for k in _catalog_counts(n):
+            for tail in CATALOG_TAILS[::2]:
+                for alternative in ("less", "greater"):
+                    ours = clopper_pearson(k, n, 1.0 - tail, alternative)
+                    theirs = stats.binomtest(k, n, alternative=alternative).proportion_ci(
+                        confidence_level=1.0 - tail, method="exact")
+                    assert abs(ours.low - theirs.low) <= 2e-12, (n, k, tail, alternative)
+                    assert abs(ours.high - theirs.high) <= 2e-12, (n, k, tail, alternative)
+    low = clopper_pearson(1, 361_391, 1.0 - 5e-7, "greater").low
+    assert stats.binom.sf(0, 361_391, low) == pytest.approx(5e-7, rel=1e-9)
 
 
 @pytest.mark.parametrize(("n", "p0"), [(1000, 1e-3), (200, 0.05), (40, 0.5), (60, 0.95)])
