@@ -67,7 +67,7 @@ _UNBIASED = r"\text{E is an unbiased estimator for } \langle f, \Phi(\mathbf{x})
 def _unbiased_trials(instances, methods, bias):
     """Trials to detect a bias of ``bias * ||alpha||_1`` (E lies in [-||alpha||_1, ||alpha||_1])
     with the design power, at the design level split over the (instance, method) pairs and
-    halved for mean_interval's Hoeffding part."""
+    halved for the mean rule's Hoeffding part."""
     alpha = DESIGN_ALPHA / (2 * len(instances) * len(methods))
     return statistics.hoeffding_sample_size(-1.0, 1.0, bias, alpha, DESIGN_POWER)
 
