@@ -38,6 +38,7 @@ import numpy as np
 from verification.verdicts import OUTCOMES, Verdict
 
 __all__ = [
+    "CATALOG_RUN_SHARE",
     "CLAIM_KINDS",
     "DESIGN_ALPHA",
     "DESIGN_POWER",
@@ -223,6 +224,11 @@ PROFILES = ("smoke", "quick", "full")
 DESIGN_ALPHA = 1e-3 / 30
 #: the detection probability sample sizes are planned for (the "power" of a verdict).
 DESIGN_POWER = 0.9
+#: a claim's share of a whole-catalog run's family-wise budget, 1e-3 over its 40 claims
+#: (Bonferroni; Holm's first rank): the level a plan is made at when its sample size steps at
+#: the level itself, as the sign test's fewest repetitions do (2^-n <= level: 15 at DESIGN_ALPHA,
+#: 16 here), so that a claim planned at DESIGN_ALPHA could not decide in a whole-catalog run.
+CATALOG_RUN_SHARE = 1e-3 / 40
 #: the configuration key of a claim that samples in batches until it is decided: its
 #: ``n_trials`` is then a budget, the runner decides after every batch of this many trials
 #: and stops at the first decided checkpoint, and the claim's rule must be anytime-valid
