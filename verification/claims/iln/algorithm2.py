@@ -77,6 +77,8 @@ register(Claim(
     sources=(Source("ICML", "Algorithm 2, eq. (11); Lemma 4, first part", _ALG2 + r",\quad " + _UNBIASED),
              Source("arXiv", "Algorithm 2, eq. (11); Lemma 3, first part", _ALG2 + r",\quad " + _UNBIASED)),
     rule="equivalence", expected=HOLDS, trial=unbiased_trial, decide=unbiased_decide,
+    # unbiased_decide decides with the confidence sequence whenever sequential_batch is set.
+    anytime=True,
     # The margin is the bias the plan detects with the design power: 5% (quick) and 2%
     # (full) of ||alpha||_1; 300 smoke trials reach half of it.  Smoke adds zero_coefficient,
     # the only instance with a 0 in alpha (the compiled estimator drops zeros before it indexes
