@@ -210,12 +210,13 @@ def _sign_pvalue(past: int, n: int) -> float:
 
 
 def _description(values: np.ndarray, tail: float) -> dict:
-    """The mean and its one-sided t interval at ``tail`` per side: shown, never deciding."""
+    """The mean and its one-sided t interval at ``tail`` per side: shown, never deciding (named
+    so, that no reader takes the median's interval for the mean's)."""
     n = values.size
     mean = float(values.mean()) if n else math.nan
     sd = float(values.std(ddof=1)) if n > 1 else math.nan
     half = float(stats.t.ppf(1 - tail, n - 1)) * sd / math.sqrt(n) if n > 1 else math.nan
-    return {"mean": mean, "sd": sd, "t_interval_not_deciding": [mean - half, mean + half]}
+    return {"mean_not_deciding": mean, "sd": sd, "t_interval_not_deciding": [mean - half, mean + half]}
 
 
 def _refused(p: RatePoint, values: np.ndarray, tail: float, why: str) -> PointDecision:
