@@ -4,11 +4,13 @@ import json
 
 import numpy as np
 import pytest
+from benchmarks import test_algorithm1_scaling as scaling
 
 from iln import theory
-from verification import catalog
+from verification import catalog, runner
+from verification.catalog import CATALOG_RUN_SHARE
 from verification.claims.iln import theorem1_runtime as runtime
-from verification.rules import MIN_REPETITIONS
+from verification.rules import minimum_repetitions
 
 GRID = [(64, 1.0), (128, 1.0), (256, 1.0), (128, 1.5), (128, 2.0), (128, 2.5)]
 
@@ -81,11 +83,49 @@ def test_old_format_file_is_reported_without_a_decision(tmp_path):
     assert verdict.statistic > 2.0
 
 
-def test_fewer_than_ten_repetitions_are_reported_without_a_decision(tmp_path):
-    verdict = _verdict(_write(tmp_path, _benchmarks(2.0, MIN_REPETITIONS - 1, seed=1)))
+def test_fewer_repetitions_than_the_sign_test_needs_are_reported_without_a_decision(tmp_path):
+    # At alpha = 1e-3, 5e-4 per axis: the sign test needs 11 repetitions; 10 far too slow ones
+    # are reported, not decided.
+    fewest = minimum_repetitions(1e-3 / 2)
+    verdict = _verdict(_write(tmp_path, _benchmarks(2.0, fewest - 1, seed=1)))
     assert verdict.verdict == "inconclusive"
-    assert f"fewer than the {MIN_REPETITIONS}" in verdict.details["reason"]
-    assert verdict.n_trials == MIN_REPETITIONS - 1
+    assert f"{fewest - 1} repetitions, fewer than the {fewest} the sign test needs" in verdict.details["reason"]
+    assert verdict.n_trials == fewest - 1
+
+
+def test_the_committed_benchmarks_15_repetitions_cannot_decide_in_a_whole_catalog_run(tmp_path):
+    # A claim's share of a whole-catalog run, 1.25e-5 per axis: 17 repetitions at the least.
+    path = _write(tmp_path, _benchmarks(1.0, 15, seed=4))
+    assert _verdict(path, alpha=CATALOG_RUN_SHARE).verdict == "inconclusive"
+    assert _verdict(_write(tmp_path, _benchmarks(1.0, 17, seed=4), "a17.json"), alpha=CATALOG_RUN_SHARE).verdict == "holds"
+
+
+def test_the_benchmark_measures_the_planned_repetitions_in_a_seeded_order():
+    plan = runtime.runtime_plan()
+    assert scaling.REPETITIONS == plan.repetitions == 17
+    assert plan.tail == CATALOG_RUN_SHARE / 2  # two axes
+    assert plan.repetitions >= minimum_repetitions(runner.DEFAULT_ALPHA / len(catalog.load()) / 2)
+    assert plan.probability >= 0.98
+    # Repetition after repetition, each the whole grid once, in an order that is not the same
+    # in every repetition.
+    assert [rep for rep, _, _ in scaling.ORDER] == sorted(rep for rep, _, _ in scaling.ORDER)
+    orders = {tuple((T, B) for r, T, B in scaling.ORDER if r == rep) for rep in range(scaling.REPETITIONS)}
+    assert all(sorted(order) == sorted(map(tuple, scaling.GRID)) for order in orders)
+    assert len(orders) > scaling.REPETITIONS // 2
+    assert f"-> {plan.repetitions} repetitions" in catalog.get("iln.thm1.runtime").config("full")["plan"]
+
+
+def test_repetitions_that_drift_in_the_order_measured_are_not_decided(tmp_path):
+    # The machine changing between repetitions in a way that tilts the slopes: the T slopes
+    # fall with the repetition (by 0.2 over 20), too few runs above and below their median.
+    benches = _benchmarks(1.0, 20, seed=5)
+    for bench in benches:
+        info = bench["extra_info"]
+        if info["B"] == 1.0:
+            bench["stats"]["data"] = [bench["stats"]["data"][0] * (info["T"] / 64) ** (-0.01 * info["rep"])]
+    verdict = _verdict(_write(tmp_path, benches))
+    assert verdict.verdict == "inconclusive"
+    assert "serial dependence" in verdict.details["reason"]
 
 
 def test_missing_benchmark_file_says_how_to_make_it(tmp_path):

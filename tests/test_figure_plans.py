@@ -4,8 +4,8 @@ probability of the expected verdict of at least rules.pilot.TARGET (0.98) per ma
 
 import pytest
 
-from verification import catalog, statistics
-from verification.catalog import DESIGN_ALPHA
+from verification import catalog, rules, runner, statistics
+from verification.catalog import CATALOG_RUN_SHARE, DESIGN_ALPHA
 from verification.claims.iln import figure1 as iln_figure1
 from verification.claims.rks import figure1, figure2
 from verification.rules import pilot
@@ -77,15 +77,19 @@ def test_fig2_plan_is_the_lower_bound_plan_of_its_own_pilot(profile, row):
     assert run["master_seed"] not in DECIDING_OR_SEEN
     assert run["profile"] == ("quick" if profile == "smoke" else profile)
     assert f"{plan.repetitions} repetitions" in config["plan"]
-    assert plan.bound == config["exponent"] - config["tolerance"]
-    assert plan.tail == DESIGN_ALPHA  # one side of one deciding point
-    assert plan.effect_lcb < plan.effect
-    assert config["n_trials"] == plan.repetitions
+    assert plan.bounds == (config["exponent"] - config["tolerance"],)
+    assert plan.pilot == ((run["mean"], run["sd"], run["seeds"]),)
+    # One side of one deciding point at a claim's share of a whole-catalog run: the sign test
+    # decides there from the planned seeds (at DESIGN_ALPHA it would from 15, one too few).
+    assert plan.tail == CATALOG_RUN_SHARE
+    assert config["n_trials"] == plan.repetitions >= rules.minimum_repetitions(runner.DEFAULT_ALPHA / len(catalog.load()))
+    assert plan.margin_lcb[0] < (plan.bounds[0] - run["mean"]) / run["sd"]
     assert plan.probability >= pilot.TARGET - 1e-12
     assert config["datasets"][0] == row.split("/")[0]
 
 
 def test_fig2_smoke_plan_would_be_smaller_on_the_point_estimate():
     plan = figure2.fig2_plan("breast_cancer/smoke_grid")
-    at_estimate = next(n for n in range(10, 100) if pilot.t_test_power(n, plan.effect, plan.tail) >= pilot.TARGET)
-    assert plan.repetitions > at_estimate
+    run = figure2.FIG2_PILOT["breast_cancer/smoke_grid"]
+    at_estimate = pilot.rate_plan([(run["mean"], run["sd"], run["seeds"], 0.8)], plan.tail, confidence=0.5)
+    assert plan.repetitions > at_estimate.repetitions

@@ -12,9 +12,12 @@ its critical count (a false failure about once in a thousand runs) and the rate 
 
 import dataclasses
 import math
+from unittest import mock
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from scipy import stats
 
 from verification import catalog, rules, runner, statistics
@@ -150,6 +153,20 @@ def _two_point_miss(n, q, lo, hi, tail, side, caps=None):
         if miss:
             total += stats.binom.pmf(k, n, q)
     return total
+
+
+def test_mean_rule_bounds_are_hoeffding_and_maurer_pontil_each_at_half_the_tail():
+    # Few values against the range: Hoeffding's bound at tail / 2 is the narrower one.
+    values, tail = np.array([0.0, 1.0, 1.0, 0.0, 1.0]), 0.05
+    hoeffding = 2.0 * math.sqrt(math.log(2 / tail) / (2 * 5))
+    assert mean_rule.lower_confidence(values, 0.0, 2.0, tail) == pytest.approx(0.6 - hoeffding, rel=1e-15)
+    assert mean_rule.upper_confidence(values, 0.0, 2.0, tail) == pytest.approx(0.6 + hoeffding, rel=1e-15)
+    # Small variance against the range: Maurer & Pontil's Theorem 4 at tail / 2, far narrower.
+    values = np.random.default_rng(6).uniform(2.0, 3.0, 1000)
+    log_term = math.log(4 / tail)
+    bernstein = math.sqrt(2 * values.var(ddof=1) * log_term / 1000) + 7 * 10.0 * log_term / (3 * 999)
+    assert values.mean() - mean_rule.lower_confidence(values, 0.0, 10.0, tail) == pytest.approx(bernstein, rel=1e-12)
+    assert bernstein < 0.5 * 10.0 * math.sqrt(math.log(2 / tail) / 2000)
 
 
 @pytest.mark.parametrize("n", SIZES)
@@ -305,15 +322,48 @@ def test_equivalence_never_holds_by_failing_to_reject():
 # ------------------------------------------------------------------------------------------
 
 
-def test_holm_family_matches_the_textbook_procedure_without_ties():
+def test_holm_family_agrees_with_statsmodels_on_families_with_ties_and_boundary_values(monkeypatch):
+    # 2,000 families of 1 to 40 p-values: half drawn from Holm's own thresholds alpha / j (hit
+    # exactly, so that "<=" is tested), a hair either side of them, 0 and 1, where ties are the
+    # rule; half uniform on (0, 2 alpha), without ties.
+    # statsmodels' multipletests calls gc.collect() on every call (about 70 ms here); the
+    # comparison switches that off, which changes no number.
     from statsmodels.stats.multitest import multipletests
 
-    rng = np.random.default_rng(2)
-    for _ in range(100):
-        p = rng.uniform(0, 0.02, size=rng.integers(1, 30))
-        mine = rules.holm_family(p, 0.01).reject
-        theirs = multipletests(p, alpha=0.01, method="holm")[0]
-        assert list(mine) == list(theirs)
+    monkeypatch.setattr("gc.collect", lambda *args: 0)
+    rng, alpha = np.random.default_rng(42), 1e-3
+    thresholds = alpha / np.arange(1, 41)
+    values = np.r_[thresholds, np.nextafter(thresholds, 0), np.nextafter(thresholds, 1), 0.0, 1.0]
+    tied = 0
+    for _ in range(2000):
+        m = int(rng.integers(1, 41))
+        p = rng.choice(values, size=m) if rng.random() < 0.5 else rng.uniform(0, 2 * alpha, m)
+        tied += len(set(p)) < len(p)
+        assert list(rules.holm_family(p, alpha).reject) == list(multipletests(p, alpha=alpha, method="holm")[0])
+    assert 500 < tied < 1000
+
+
+def _holm_by_the_book(pvalues, alpha):
+    """Holm (1979) step by step: reject the smallest while it is <= alpha / (hypotheses left)."""
+    left = sorted(range(len(pvalues)), key=lambda i: (pvalues[i], i))
+    reject = [False] * len(pvalues)
+    going = True
+    for rank, i in enumerate(left):
+        going = going and pvalues[i] <= alpha / (len(pvalues) - rank)
+        reject[i] = going
+    return tuple(reject)
+
+
+@given(st.lists(st.floats(0, 1), min_size=1, max_size=12), st.floats(0.001, 0.5))
+def test_holm_family_agrees_with_the_definition(pvalues, alpha):
+    with mock.patch("gc.collect"):  # multipletests' gc.collect() on every call: no number changes
+        family = rules.holm_family(pvalues, alpha)
+    assert family.reject == _holm_by_the_book(pvalues, alpha)
+    # A rejected claim is decided at its rank's threshold, the others at alpha / m.
+    m = len(pvalues)
+    for i, p in enumerate(pvalues):
+        assert family.ranks[i] == 1 + sum(q < p for q in pvalues)
+        assert family.levels[i] == (alpha / (m - family.ranks[i] + 1) if family.reject[i] else alpha / m)
 
 
 def test_holm_family_stops_at_the_first_non_rejection_and_ties_do_not_help():
@@ -325,13 +375,14 @@ def test_holm_family_stops_at_the_first_non_rejection_and_ties_do_not_help():
 
 
 @pytest.mark.slow
-def test_holm_family_wise_error_by_simulation():
+def test_holm_family_wise_error_by_simulation(monkeypatch):
     # 30 claims, 20 true (uniform p-values, positively correlated through a shared term) and
     # 10 false; 20,000 runs at alpha = 0.05: a family-wise rate of 0.05 stays below the
     # critical count with probability 1 - 1e-3, a doubled rate (0.1) exceeds it.
     runs, alpha = 20_000, 0.05
     rng = np.random.default_rng(3)
     errors = 0
+    monkeypatch.setattr("gc.collect", lambda *args: 0)  # multipletests' gc.collect(): 70 ms a call
     for _ in range(runs):
         shared = rng.normal()
         z_true = 0.7 * shared + math.sqrt(1 - 0.49) * rng.normal(size=20)

@@ -2,7 +2,7 @@
 never the point estimate, and the probability they state is the deciding rule's own.
 
 The probabilities are checked by running the rules that decide (the sign test through
-``rules.at_some_setting``, the t test through ``rules.rate_bound``) on simulated pilots'
+``rules.at_some_setting``, the sign test of the median slope through ``rules.rate_bound``) on simulated pilots'
 worst cases, the true effect at the plan's lower bound, at a level where the chance of the
 expected verdict is far from 0 and 1, so that a wrong power formula shows.
 """
@@ -113,41 +113,59 @@ def test_sign_test_plan_refuses_a_pilot_without_an_effect():
         pilot.sign_test_plan((16, 16), 1e-5)
 
 
-def test_t_test_plan_is_planned_on_the_lower_bound_not_the_point_estimate():
+def test_rate_plan_is_planned_on_the_lower_bound_not_the_point_estimate():
     mean, sd, n, bound, tail = 0.6, 0.2, 12, 0.8, 1e-3
-    plan = pilot.t_test_plan(mean, sd, n, bound, tail)
-    assert plan.effect == pytest.approx(1.0)
-    assert plan.effect_lcb < plan.effect
+    plan = pilot.rate_plan([(mean, sd, n, bound)], tail)
+    (margin,) = plan.margin_lcb
+    assert margin < 1.0  # the pilot's standardized margin is (0.8 - 0.6) / 0.2 = 1
     # The bound: the pilot's t statistic is at the 95% point of the noncentral t at it.
-    observed = math.sqrt(n) * plan.effect
-    assert stats.nct.cdf(observed, n - 1, math.sqrt(n) * plan.effect_lcb) == pytest.approx(0.95)
-    assert pilot.t_test_power(plan.repetitions, plan.effect_lcb, tail) >= pilot.TARGET
-    assert pilot.t_test_power(plan.repetitions - 1, plan.effect_lcb, tail) < pilot.TARGET
-    # Planned on the point estimate, it would need far fewer: this fails if it were.
-    at_estimate = next(m for m in range(2, 1000) if pilot.t_test_power(m, plan.effect, tail) >= pilot.TARGET)
-    assert plan.repetitions > 2 * at_estimate
+    assert stats.nct.cdf(math.sqrt(n) * 1.0, n - 1, math.sqrt(n) * margin) == pytest.approx(0.95)
+    assert plan.share_lcb == (stats.norm.cdf(margin),)
+    assert plan.share_any_law == (margin**2 / (1 + margin**2),)
+    # From the plan on, the sign test rejects with the planned power at that share (past the
+    # saw-tooth of its discrete power), and not just before it.
+    share = plan.share_lcb[0]
+    assert all(statistics.binomial_power(m, 0.5, share, tail) >= plan.power
+               for m in range(plan.repetitions, plan.repetitions + 60))
+    assert statistics.binomial_power(plan.repetitions - 1, 0.5, share, tail) < plan.power
+    # Planned on the point estimate (a share of Phi(1) = 0.84), it would need far fewer.
+    at_estimate = pilot.rate_plan([(mean, sd, n, bound)], tail, confidence=0.5).repetitions
+    assert plan.repetitions > 1.5 * at_estimate
+    assert f"-> {plan.repetitions} repetitions" in plan.describe()
 
 
-def test_t_test_plan_probability_is_the_rate_rules_chance_of_violated():
-    # At a level where the chance of violated, about the design power, is measurable.
-    plan = pilot.t_test_plan(0.7, 0.2, 12, 0.8, 0.05, target=0.5, confidence=0.5)
+def test_rate_plan_probability_is_the_rate_rules_chance_of_violated():
+    # At a level where the chance of violated, about the design power, is measurable: normal
+    # exponents at the plan's lower bound on the margin below the rule's bound 0.8.
+    plan = pilot.rate_plan([(0.7, 0.2, 12, 0.8)], 0.05, target=0.5, confidence=0.5)
     assert plan.power == DESIGN_POWER
     rng = np.random.default_rng(20261124 + 8)
     replications = 600
     found = 0
     for _ in range(replications):
-        exponents = rng.normal(plan.bound - plan.effect_lcb * 0.2, 0.2, plan.repetitions)
+        exponents = rng.normal(0.8 - plan.margin_lcb[0] * 0.2, 0.2, plan.repetitions)
         point = rules.RatePoint("K", slopes=exponents, upper=None, lower=1.0, tolerance=0.2)
         found += rules.rate_bound("demo", [point], plan.tail).verdict == VIOLATED
     sd = math.sqrt(plan.probability * (1 - plan.probability) / replications)
     assert abs(found / replications - plan.probability) < 4.5 * sd, (found, plan)
+    # For a law far from normal with that margin, only Cantelli's share is sure.
+    assert plan.probability_any_law < plan.probability
 
 
-def test_t_test_plan_refuses_a_pilot_without_an_effect():
+def test_rate_plan_needs_both_tests_for_a_two_sided_expected_verdict():
+    one = pilot.rate_plan([(2.06, 0.016, 15, 2.23)], 1.25e-5)
+    two = pilot.rate_plan([(2.06, 0.016, 15, 2.23), (3.92, 0.02, 15, 4.14)], 1.25e-5)
+    assert two.power == pytest.approx(pilot.TARGET ** 0.5)  # each of two tests, so that both reject
+    assert two.repetitions >= one.repetitions >= rules.minimum_repetitions(1.25e-5) == 17
+
+
+def test_rate_plan_refuses_a_pilot_without_an_effect():
     with pytest.raises(ValueError, match="not above 0"):
-        pilot.t_test_plan(0.79, 0.2, 12, 0.8, 1e-3)
+        pilot.rate_plan([(0.79, 0.2, 12, 0.8)], 1e-3)
     with pytest.raises(ValueError, match="sd"):
-        pilot.t_test_plan(0.5, 0.0, 12, 0.8, 1e-3)
+        pilot.rate_plan([(0.5, 0.0, 12, 0.8)], 1e-3)
+    with pytest.raises(ValueError, match="side"):
+        pilot.rate_plan([(0.5, 0.1, 12, 0.8)], 1e-3, side="below or above")
 
 
 def test_pilot_records_are_the_trials_a_run_of_the_pilot_seed_gives():

@@ -3,7 +3,8 @@
 Its trials run batch by batch; after each batch the runner decides the checkpoint at the run's
 Bonferroni level with the claim's anytime-valid rule and stops at the first decided one.  The
 checkpoints are fixed, so the stopping point depends on the seed only: the same with one or
-two worker processes, and after a resume.
+two worker processes, and after a resume.  A claim whose rule is not anytime-valid may not
+stop early at all (issue 42, item 5): the catalog refuses its configuration.
 """
 
 import dataclasses
@@ -48,3 +49,34 @@ def test_the_stopping_point_is_the_same_with_two_workers_and_after_a_resume(sequ
     again = _run(tmp_path / "a.sqlite", 1)
     assert one.details["sequential"] == two.details["sequential"] == again.details["sequential"]
     assert (one.verdict, one.statistic) == (two.verdict, two.statistic) == (again.verdict, again.statistic)
+
+
+def _claim(**kwargs):
+    """A claim of the catalog's shape whose rule is fixed-n unless ``anytime`` says otherwise."""
+    return catalog.Claim(
+        id="iln.demo.sequential", title="demo", sources=catalog.sources("x", ICML="nowhere"), rule="probability bound",
+        expected="holds", trial=lambda config, seed: {}, decide=lambda records, config, alpha: None,
+        **{"configs": catalog.profiles({"n_trials": 100}, smoke={}, quick={}, full={}), **kwargs})
+
+
+def test_sequential_batch_is_refused_unless_the_rule_is_anytime_valid():
+    # Stopping a fixed-n rule at its first decided checkpoint inflates its level (issue 42):
+    # the catalog refuses the configuration, naming the claim, the profile and the key.
+    stopping = catalog.profiles({"n_trials": 100}, smoke={}, quick={catalog.SEQUENTIAL: 10}, full={})
+    with pytest.raises(ValueError, match=r"claim iln\.demo\.sequential: profile 'quick' sets 'sequential_batch'"):
+        _claim(configs=stopping)
+    assert _claim(configs=stopping, anytime=True).config("quick")[catalog.SEQUENTIAL] == 10
+    # The catalog's claim that uses it in tests declares its rule anytime-valid; without the
+    # declaration the same configuration is refused.
+    claim = catalog.get(CLAIM)
+    assert claim.anytime
+    smoke = {**claim.config("smoke"), catalog.SEQUENTIAL: 100}
+    with pytest.raises(ValueError, match="sequential_batch"):
+        dataclasses.replace(claim, configs={**claim.configs, "smoke": smoke}, anytime=False)
+
+
+def test_sequential_batch_added_on_a_data_set_is_refused_too():
+    claim = _claim(with_data=lambda config, data: {**config, catalog.SEQUENTIAL: 10})
+    with pytest.raises(ValueError, match="its configuration on 'libsvm:x' sets 'sequential_batch'"):
+        claim.config("smoke", "libsvm:x")
+

@@ -226,19 +226,19 @@ def test_an_edit_of_a_paper_of_one_s_own_reruns_its_trials_and_decides_again(tmp
 
 
 def test_a_decision_reading_a_rule_s_cache_is_keyed_by_the_code_that_computed_it(tmp_path):
-    """The rules cache a detectable effect: a decision traced after another claim filled the
-    cache would run none of its code, and an edit of it would reuse a stale verdict."""
-    rate.detectable_effect(10, 0.01)  # warm, as an earlier claim's decision leaves it
+    """The rules cache a sign test's critical count: a decision traced after another claim filled
+    the cache would run none of its code, and an edit of it would reuse a stale verdict."""
+    rate.sign_test_critical(10, 0.01)  # warm, as an earlier claim's decision leaves it
 
     def decide(records, config, alpha):
-        rate.detectable_effect(10, 0.01)
+        rate.sign_test_critical(10, 0.01)
         return _verdict("fake.claim", records, alpha)
 
     with _store(tmp_path) as db:
         _decide(db, SimpleNamespace(id="fake.claim", decide=decide))
         digest = db.records_digest(SEED, PROFILE, "fake.claim", KEY, 3).digest
         (saved,) = db.decisions("fake.claim", HASH, digest, repr(1e-3))
-    assert "verification/rules/rate.py:detectable_effect" in saved.units
+    assert "verification/rules/rate.py:sign_test_critical" in saved.units
 
 
 LONG_LIVED = """

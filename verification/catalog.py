@@ -38,6 +38,7 @@ import numpy as np
 from verification.verdicts import OUTCOMES, Verdict
 
 __all__ = [
+    "CATALOG_RUN_SHARE",
     "CLAIM_KINDS",
     "DESIGN_ALPHA",
     "DESIGN_POWER",
@@ -223,10 +224,18 @@ PROFILES = ("smoke", "quick", "full")
 DESIGN_ALPHA = 1e-3 / 30
 #: the detection probability sample sizes are planned for (the "power" of a verdict).
 DESIGN_POWER = 0.9
+#: a claim's share of a whole-catalog run's family-wise budget, 1e-3 over its 40 claims
+#: (Bonferroni; Holm's first rank): the level a plan is made at when its sample size steps at
+#: the level itself, as the sign test's fewest repetitions do (2^-n <= level: 15 at DESIGN_ALPHA,
+#: 16 here), so that a claim planned at DESIGN_ALPHA could not decide in a whole-catalog run.
+CATALOG_RUN_SHARE = 1e-3 / 40
 #: the configuration key of a claim that samples in batches until it is decided: its
 #: ``n_trials`` is then a budget, the runner decides after every batch of this many trials
 #: and stops at the first decided checkpoint, and the claim's rule must be anytime-valid
-#: (``anytime=True`` of the mean and equivalence rules) so that stopping keeps its level.
+#: (``anytime=True`` of the mean and equivalence rules) so that stopping keeps its level: a
+#: :class:`Claim` refuses the key unless it declares so (:attr:`Claim.anytime`).  A fixed-n rule
+#: stopped at its first decided checkpoint does not keep it (the exact binomial rule's level
+#: grows 7 to 18 times, issue 42).
 SEQUENTIAL = "sequential_batch"
 
 
@@ -392,6 +401,12 @@ class Claim:
     with_data : callable ``(config, dataset) -> config``, optional
         For a claim that runs on a data set: its configuration on the data set named
         ``dataset`` instead (``"libsvm:PATH"`` for a user's file, ``iln-verify run --data``).
+    anytime : bool, default False
+        Whether ``decide`` decides with an anytime-valid rule (the betting confidence sequence:
+        ``anytime=True`` of the mean and equivalence rules) whenever the configuration has
+        :data:`SEQUENTIAL`.  Only such a claim may set :data:`SEQUENTIAL` (a ``ValueError``
+        naming the claim, the profile and the key otherwise): the runner stops it at its first
+        decided checkpoint, which only an anytime-valid rule survives with its level.
     """
 
     id: str
@@ -406,6 +421,7 @@ class Claim:
     erratum: Erratum | None = field(default=None)
     kind: str = "statement"
     with_data: Callable[[Mapping[str, Any], str], dict] | None = field(default=None)
+    anytime: bool = False
 
     def __post_init__(self):
         if self.kind not in CLAIM_KINDS:
@@ -415,6 +431,16 @@ class Claim:
         missing = [p for p in PROFILES if p not in self.configs or "n_trials" not in self.configs[p]]
         if missing:
             raise ValueError(f"claim {self.id}: configs lack a profile or its n_trials: {missing}")
+        for profile in PROFILES:
+            self._check_stopping(self.configs[profile], f"profile {profile!r}")
+
+    def _check_stopping(self, config: Mapping[str, Any], where: str) -> None:
+        """Refuse :data:`SEQUENTIAL` in ``config`` unless the claim's rule is anytime-valid."""
+        if config.get(SEQUENTIAL) and not self.anytime:
+            raise ValueError(
+                f"claim {self.id}: {where} sets {SEQUENTIAL!r}, but the claim's rule ({self.rule}) is not "
+                f"anytime-valid (Claim.anytime is False): stopping at the first decided checkpoint would not keep "
+                f"its level; decide with the confidence sequence and declare anytime=True, or drop {SEQUENTIAL!r}")
 
     def config(self, profile: str, data: str | None = None) -> dict[str, Any]:
         """The configuration of ``profile``, with its deferred values evaluated; with ``data``,
@@ -426,7 +452,9 @@ class Claim:
             return config
         if self.with_data is None:
             raise ValueError(f"data: claim {self.id} runs on no data set, so it cannot run on {data!r}")
-        return self.with_data(config, data)
+        config = self.with_data(config, data)
+        self._check_stopping(config, f"its configuration on {data!r}")
+        return config
 
     def sources_json(self) -> list[dict[str, str]]:
         return [{"paper": s.paper, "location": s.location, "statement": s.statement} for s in self.sources]

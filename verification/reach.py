@@ -30,7 +30,7 @@ What counts as reached:
   (:meth:`verification.fingerprint.CodeIndex.closure`).
 
 Caches.  The claim modules cache values (instances, exact tails, warm-started runs) with
-``functools.cache``, and the rules a detectable effect; a trial (or a decision,
+``functools.cache``, and the rules a sign test's critical count; a trial (or a decision,
 :mod:`verification.stored_decisions`) that reads a cached value runs none of the code that
 computed it.
 So the caches are cleared whenever a process starts tracing another claim or another run
@@ -108,7 +108,7 @@ CLOCKS = frozenset({"perf_counter", "perf_counter_ns", "process_time", "process_
 _TABLE_SIZE = 64
 
 #: the modules whose caches a trace starts without: the claims' (instances, exact values,
-#: warm-started runs) and the rules' (a detectable effect, which decisions read).
+#: warm-started runs) and the rules' (a sign test's critical count, which decisions read).
 _CACHING = ("verification.claims", "verification.rules")
 
 

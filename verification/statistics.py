@@ -1,24 +1,26 @@
-"""Decision rules of the harness: intervals, tests, power figures and error control.
+"""The statistics the rules and the claims' plans share, where no library computes them as needed.
 
-Every claim of the papers is checked by one of the rules of the design's *Statistics*
-section; this module holds their statistics, each a small function whose result is a typed,
-frozen dataclass:
+Each is a small function whose result is a number or a typed, frozen dataclass:
 
 * probability bounds ``P[A] <= p0``: exact binomial (Clopper-Pearson) intervals
-  (:func:`clopper_pearson`), the exact one-sided test (:func:`binomial_tail_pvalue`), its power
-  (:func:`binomial_power`), the smallest violation it detects (:func:`binomial_detectable`) and
-  the sample size it needs (:func:`binomial_sample_size`);
-* mean bounds of bounded variables: intervals whose coverage is guaranteed for every
-  distribution on ``[lower, upper]`` (:func:`hoeffding_interval`,
-  :func:`empirical_bernstein_interval`, :func:`mean_interval`) and the smallest shift a
-  Hoeffding test detects (:func:`hoeffding_detectable_shift`);
-* other means and variances: a bootstrap over independent seeds (:func:`bootstrap_interval`);
-* rates ``O(T^a)``: a log-log fit with intervals from OLS and from resampling whole seeds
-  (:func:`loglog_fit`);
-* comparisons of two methods at equal budget: a paired one-sided test over seeds
-  (:func:`paired_one_sided`);
-* error control: one family-wise false-alarm budget per run, split over its claims
-  (:func:`holm`, :func:`bonferroni_levels`).
+  (:func:`clopper_pearson`), the power of the exact one-sided test (:func:`binomial_power`; its
+  p-value is ``scipy.stats.binomtest``'s), the smallest violation it detects
+  (:func:`binomial_detectable`) and the sample size from which on its power stays above a
+  target, past the saw-tooth of a discrete test (:func:`binomial_sample_size`);
+* mean bounds of bounded variables: the smallest shift a Hoeffding test detects
+  (:func:`hoeffding_detectable_shift`) and the sample size that reaches a shift
+  (:func:`hoeffding_sample_size`); the intervals themselves are the mean rule's
+  (:mod:`verification.rules.mean`);
+* other means: a bootstrap over independent seeds (:func:`bootstrap_interval`, scipy's), shown
+  beside verdicts and never deciding one;
+* rates ``O(T^a)``: a log-log fit with intervals from OLS (statsmodels) and from resampling whole
+  seeds (:func:`loglog_fit`), for the report.
+
+Why the Clopper-Pearson ends are beta quantiles and not ``scipy.stats.binomtest(k, n)
+.proportion_ci(method="exact")``: scipy finds the same ends by root finding at an absolute
+tolerance of 2e-12, which is 9% of the lower end at one event in 361,391 trials and a tail of
+5e-7, sizes and levels of the catalog's own (``tests/test_statistics.py`` measures both).  Holm's
+step-down is :func:`verification.rules.holm_family` (statsmodels' ``multipletests``).
 
 Conventions
 -----------
@@ -47,25 +49,16 @@ from iln import arguments
 from iln.random_streams import as_seed_sequence
 
 __all__ = [
-    "Comparison",
-    "HolmResult",
     "Interval",
     "RateFit",
     "binomial_detectable",
     "binomial_power",
     "binomial_sample_size",
-    "binomial_tail_pvalue",
-    "bonferroni_levels",
     "bootstrap_interval",
     "clopper_pearson",
-    "empirical_bernstein_interval",
     "hoeffding_detectable_shift",
-    "hoeffding_interval",
     "hoeffding_sample_size",
-    "holm",
     "loglog_fit",
-    "mean_interval",
-    "paired_one_sided",
 ]
 
 Seed = int | np.random.SeedSequence
@@ -137,65 +130,6 @@ class RateFit:
     n_seeds: int
 
 
-@dataclass(frozen=True)
-class Comparison:
-    """A paired one-sided comparison of two methods over seeds, from :func:`paired_one_sided`.
-
-    Attributes
-    ----------
-    mean_difference : float
-        The mean over seeds of ``a - b``.
-    pvalue : float
-        The one-sided paired t-test's p-value.
-    interval : Interval
-        The one-sided t interval of the mean difference (``(-inf, high]`` for
-        ``alternative="less"``, ``[low, inf)`` for ``"greater"``); it excludes 0 exactly when
-        ``pvalue <= 1 - interval.level``.
-    n : int
-        The number of seeds (pairs).
-    test : str
-        The test, as the report prints it.
-    wilcoxon_pvalue : float
-        The one-sided Wilcoxon signed-rank p-value of the same hypothesis: a robustness check
-        that does not assume the differences are roughly normal.
-    alternative : str
-        ``"less"`` (H1: mean of ``a - b`` < 0) or ``"greater"``.
-    """
-
-    mean_difference: float
-    pvalue: float
-    interval: Interval
-    n: int
-    test: str
-    wilcoxon_pvalue: float
-    alternative: str
-
-
-@dataclass(frozen=True)
-class HolmResult:
-    """Holm's step-down decisions, from :func:`holm`.
-
-    Attributes
-    ----------
-    reject : tuple of bool
-        Whether each hypothesis is rejected, in input order.
-    thresholds : tuple of float
-        The level at which each hypothesis was tested, ``alpha / (m - rank + 1)`` for its rank
-        (1 = smallest p-value), in input order. Hypotheses after the first non-rejection are
-        not rejected whatever their p-value; they still carry the threshold of their rank.
-    alpha : float
-        The family-wise false-alarm budget.
-    adjusted_pvalues : tuple of float
-        Holm-adjusted p-values, in input order: hypothesis ``i`` is rejected when
-        ``adjusted_pvalues[i] <= alpha`` (up to rounding at the boundary).
-    """
-
-    reject: tuple[bool, ...]
-    thresholds: tuple[float, ...]
-    alpha: float
-    adjusted_pvalues: tuple[float, ...]
-
-
 # The argument checks are iln.arguments' (one validation module); short local names keep
 # the signatures below readable.
 _real_iv = arguments.finite_real
@@ -228,19 +162,6 @@ def _sample_iv(values: object, name: str, min_size: int) -> NDArray[np.float64]:
     return sample
 
 
-def _bounded_sample_iv(
-    values: object, lower: object, upper: object, min_size: int
-) -> tuple[NDArray[np.float64], float, float]:
-    lower, upper = _bounds_iv(lower, upper)
-    sample = _sample_iv(values, "values", min_size)
-    if sample.min() < lower or sample.max() > upper:
-        raise ValueError(
-            f"values must lie in [lower, upper] = [{lower!r}, {upper!r}], got values in "
-            f"[{sample.min()!r}, {sample.max()!r}]"
-        )
-    return sample, lower, upper
-
-
 def clopper_pearson(
     k: int, n: int, level: float, alternative: Literal["two-sided", "less", "greater"] = "two-sided"
 ) -> Interval:
@@ -266,9 +187,13 @@ def clopper_pearson(
 
     Notes
     -----
-    The lower end of the ``"greater"`` interval at ``level`` exceeds ``p0`` exactly when
-    ``binomial_tail_pvalue(k, n, p0) < 1 - level``; the two-sided interval at ``level`` has
-    the lower end of the one-sided one at ``(1 + level) / 2``.
+    The lower end of the ``"greater"`` interval at ``level`` exceeds ``p0`` exactly when the
+    exact test's p-value ``P[Bin(n, p0) >= k]`` (``scipy.stats.binomtest(k, n, p0,
+    alternative="greater").pvalue``) is below ``1 - level``; the two-sided interval at
+    ``level`` has the lower end of the one-sided one at ``(1 + level) / 2``.  The ends are beta
+    quantiles (the binomial tail is a regularised incomplete beta), exact to rounding however
+    small; ``binomtest``'s own ``proportion_ci(method="exact")`` finds them by root finding at
+    an absolute tolerance of 2e-12, too coarse for the catalog's smallest ends (module docstring).
 
     Examples
     --------
@@ -291,29 +216,6 @@ def clopper_pearson(
     return Interval(low, high, level, f"Clopper-Pearson ({alternative})")
 
 
-def binomial_tail_pvalue(k: int, n: int, p0: float) -> float:
-    """P-value of the exact one-sided test of H0: ``p <= p0`` against H1: ``p > p0``.
-
-    Parameters
-    ----------
-    k : int
-        Number of successes (occurrences of the event), in ``[0, n]``.
-    n : int
-        Number of independent trials, ``n >= 1``.
-    p0 : float
-        The bound under test, in [0, 1].
-
-    Returns
-    -------
-    float
-        ``P[Bin(n, p0) >= k]``; rejecting when it is ``<= alpha`` has false-alarm rate at most
-        ``alpha`` for every ``p <= p0``.
-    """
-    k, n = _count_iv(k, n)
-    p0 = _closed_unit_iv(p0, "p0")
-    return float(stats.binom.sf(k - 1, n, p0))
-
-
 def _critical_count(n: ArrayLike, p0: float, alpha: float) -> NDArray[np.int64]:
     """Smallest ``c`` in ``[1, n + 1]`` with ``P[Bin(n, p0) >= c] <= alpha`` (vectorised in n).
 
@@ -322,7 +224,7 @@ def _critical_count(n: ArrayLike, p0: float, alpha: float) -> NDArray[np.int64]:
     n = np.asarray(n, dtype=np.int64)
     c = np.clip(stats.binom.isf(alpha, n, p0) + 1.0, 1, n + 1).astype(np.int64)
     # ``isf`` inverts a floating-point tail; step to the exact boundary of the same ``sf`` that
-    # binomial_tail_pvalue uses, so the two can never disagree on a decision.
+    # scipy.stats.binomtest's p-value is, so the two can never disagree on a decision.
     for _ in range(64):
         up = (c <= n) & (stats.binom.sf(c - 1, n, p0) > alpha)
         down = (c > 1) & (stats.binom.sf(c - 2, n, p0) <= alpha)
@@ -354,7 +256,8 @@ def binomial_power(n: int, p0: float, p1: float, alpha: float) -> float:
     Returns
     -------
     float
-        The probability that ``binomial_tail_pvalue(k, n, p0) <= alpha`` when ``k ~ Bin(n, p1)``.
+        The probability that the exact test's p-value ``P[Bin(n, p0) >= k]`` is ``<= alpha``
+        when ``k ~ Bin(n, p1)``.
         At ``p1 = p0`` it is the test's actual false-alarm rate, at most ``alpha`` (less,
         because the binomial is discrete).
     """
@@ -540,113 +443,15 @@ def binomial_sample_size(
     return 1
 
 
-def _hoeffding_half_width(n: int, span: float, tail: float) -> float:
-    """``t`` with ``exp(-2 n t^2 / span^2) = tail``: one side of Hoeffding's inequality."""
-    return span * math.sqrt(math.log(1.0 / tail) / (2.0 * n))
-
-
-def hoeffding_interval(values: ArrayLike, lower: float, upper: float, level: float) -> Interval:
-    """Two-sided interval for the mean of iid variables in ``[lower, upper]`` (Hoeffding).
-
-    Parameters
-    ----------
-    values : array_like, shape (n,)
-        Independent draws, ``n >= 1``, each in ``[lower, upper]``.
-    lower, upper : float
-        Known bounds of the variables, ``lower < upper``.
-    level : float
-        Coverage probability, in (0, 1).
-
-    Returns
-    -------
-    Interval
-        ``mean -+ (upper - lower) sqrt(log(2 / (1 - level)) / (2 n))``, clipped to
-        ``[lower, upper]``. Hoeffding's inequality on each side at ``(1 - level) / 2``
-        guarantees coverage at least ``level`` for every distribution on ``[lower, upper]`` and
-        every ``n`` (it is tight only for two-point distributions at the ends).
-    """
-    sample, lower, upper = _bounded_sample_iv(values, lower, upper, 1)
-    level = _open_unit_iv(level, "level")
-    mean = float(sample.mean())
-    half = _hoeffding_half_width(sample.size, upper - lower, (1.0 - level) / 2.0)
-    return Interval(max(lower, mean - half), min(upper, mean + half), level, "Hoeffding")
-
-
-def empirical_bernstein_interval(
-    values: ArrayLike, lower: float, upper: float, level: float
-) -> Interval:
-    """Two-sided empirical Bernstein interval for the mean (Maurer & Pontil 2009, Theorem 4).
-
-    Parameters
-    ----------
-    values, lower, upper, level
-        As for :func:`hoeffding_interval`, with at least two draws (``n >= 2``).
-
-    Returns
-    -------
-    Interval
-        ``mean -+ (sqrt(2 V log(4 / d) / n) + 7 (upper - lower) log(4 / d) / (3 (n - 1)))``
-        with ``d = 1 - level`` and ``V`` the unbiased sample variance, clipped to
-        ``[lower, upper]``. Maurer & Pontil's Theorem 4 (one side, for variables in [0, 1],
-        rescaled here) holds with probability ``1 - d / 2`` on each side; a union bound over
-        the two sides gives coverage at least ``level`` for every distribution and every
-        ``n >= 2``. Much narrower than Hoeffding when the variance is small and ``n`` large.
-
-    References
-    ----------
-    A. Maurer and M. Pontil, "Empirical Bernstein bounds and sample variance penalization",
-    COLT 2009.
-    """
-    sample, lower, upper = _bounded_sample_iv(values, lower, upper, 2)
-    level = _open_unit_iv(level, "level")
-    n = sample.size
-    log_term = math.log(4.0 / (1.0 - level))
-    variance = float(sample.var(ddof=1))
-    half = math.sqrt(2.0 * variance * log_term / n) + 7.0 * (upper - lower) * log_term / (
-        3.0 * (n - 1)
-    )
-    mean = float(sample.mean())
-    return Interval(
-        max(lower, mean - half), min(upper, mean + half), level, "empirical Bernstein"
-    )
-
-
-def mean_interval(values: ArrayLike, lower: float, upper: float, level: float) -> Interval:
-    """The intersection of the Hoeffding and empirical Bernstein intervals for the mean.
-
-    Parameters
-    ----------
-    values, lower, upper, level
-        As for :func:`hoeffding_interval`, with at least two draws (``n >= 2``).
-
-    Returns
-    -------
-    Interval
-        Each interval is computed at level ``1 - (1 - level) / 2``; by a union bound both
-        cover at once with probability at least ``level``, and so does their intersection
-        (never empty: both contain the sample mean). Hoeffding wins at small ``n`` or large
-        variance, empirical Bernstein at small variance.
-    """
-    sample, lower, upper = _bounded_sample_iv(values, lower, upper, 2)
-    level = _open_unit_iv(level, "level")
-    share = 1.0 - (1.0 - level) / 2.0
-    hoeffding = hoeffding_interval(sample, lower, upper, share)
-    bernstein = empirical_bernstein_interval(sample, lower, upper, share)
-    return Interval(
-        max(hoeffding.low, bernstein.low),
-        min(hoeffding.high, bernstein.high),
-        level,
-        "Hoeffding and empirical Bernstein, intersected (union bound, half the risk each)",
-    )
-
-
 def hoeffding_detectable_shift(
     n: int, lower: float, upper: float, alpha: float, power: float = 0.9
 ) -> float:
-    """Smallest shift of the mean that a two-sided Hoeffding test detects with given power.
+    """Smallest shift of the mean past a bound that a Hoeffding test detects with given power.
 
-    The test declares the mean different from a null value ``mu0`` when ``mu0`` lies outside
-    ``hoeffding_interval(values, lower, upper, 1 - alpha)``.
+    The mean rule's violation side (:func:`verification.rules.mean.lower_confidence`) declares
+    ``E[X] > b`` when its lower confidence bound at ``alpha`` exceeds ``b``; that bound is at
+    least the Hoeffding bound at ``alpha / 2``.  This is the rules' power figure and the claims'
+    plans (:func:`hoeffding_sample_size`).
 
     Parameters
     ----------
@@ -663,22 +468,20 @@ def hoeffding_detectable_shift(
     -------
     float
         ``w(alpha) + v(power)`` with ``w(alpha) = (upper - lower) sqrt(log(2 / alpha) / (2 n))``
-        the test's half-width and ``v(power) = (upper - lower) sqrt(log(1 / (1 - power)) /
-        (2 n))`` the one-sided Hoeffding deviation exceeded with probability at most
-        ``1 - power``. A mean shifted by this much from ``mu0`` puts ``mu0`` outside the
-        interval unless the sample mean falls more than ``v(power)`` short of the true mean,
-        so the detection probability is at least ``power`` for every distribution on
-        ``[lower, upper]``. This is conservative (Hoeffding on both steps). A value above
-        ``upper - lower`` means no shift within the range is guaranteed to be detected.
+        the Hoeffding bound's distance below the sample mean and ``v(power) = (upper - lower)
+        sqrt(log(1 / (1 - power)) / (2 n))`` the one-sided Hoeffding deviation exceeded with
+        probability at most ``1 - power``. A mean this far past ``b`` puts the bound above ``b``
+        unless the sample mean falls more than ``v(power)`` short of the true mean, so the
+        detection probability is at least ``power`` for every distribution on ``[lower, upper]``.
+        This is conservative (Hoeffding on both steps). A value above ``upper - lower`` means no
+        shift within the range is guaranteed to be detected.
     """
     n = _int_iv(n, "n", 1)
     lower, upper = _bounds_iv(lower, upper)
     alpha = _open_unit_iv(alpha, "alpha")
     power = _open_unit_iv(power, "power")
-    span = upper - lower
-    return _hoeffding_half_width(n, span, alpha / 2.0) + _hoeffding_half_width(
-        n, span, 1.0 - power
-    )
+    return (upper - lower) * (math.sqrt(math.log(2.0 / alpha) / (2 * n))
+                              + math.sqrt(math.log(1 / (1 - power)) / (2 * n)))
 
 
 def hoeffding_sample_size(lower: float, upper: float, shift: float, alpha: float,
@@ -861,151 +664,3 @@ def loglog_fit(
         n_sizes=n_sizes,
         n_seeds=n_seeds,
     )
-
-
-def paired_one_sided(
-    a: ArrayLike, b: ArrayLike, level: float, alternative: Literal["less", "greater"] = "less"
-) -> Comparison:
-    """One-sided paired comparison of two methods run on the same seeds.
-
-    Parameters
-    ----------
-    a, b : array_like, shape (n,)
-        The two methods' results, ``a[i]`` and ``b[i]`` from seed ``i``; ``n >= 2``.
-    level : float
-        Confidence level of the interval, in (0, 1); the test at level ``1 - level`` rejects
-        when the interval excludes 0.
-    alternative : {"less", "greater"}, default="less"
-        H1: the mean of ``a - b`` is ``< 0`` ("a beats b" for a loss) or ``> 0``.
-
-    Returns
-    -------
-    Comparison
-        The paired t-test (``scipy.stats.ttest_rel``), its one-sided interval for the mean
-        difference, and the Wilcoxon signed-rank p-value as a robustness check.
-
-    Notes
-    -----
-    The t-test's false-alarm rate is ``1 - level`` for normal differences and close to it for
-    symmetric ones (measured in the tests: 0.043-0.048 at 0.05 for normal, gamma-pair and
-    shared-seed-effect differences, n = 10-20). Strongly skewed differences break it on the
-    side of their short tail: for differences distributed as ``Exp(1) - 1`` and
-    ``alternative="less"``, the false-alarm rate at 0.05 is about 0.13 (n = 10), 0.12
-    (n = 20) and 0.085 (n = 50), and Wilcoxon's is worse (0.21 at n = 20: it tests the median,
-    which lies below the mean). For such differences use more seeds, or
-    :func:`bootstrap_interval` of the mean difference.
-
-    When all differences are equal (zero sample variance, up to rounding) the t statistic is
-    infinite or undefined: the p-value is then 0 if the common difference lies strictly on the
-    side of H1 and 1 otherwise, and the interval is the half-line ending at it. Wilcoxon drops
-    zero differences; if all are zero its p-value is 1.
-    """
-    a_array = _sample_iv(a, "a", 2)
-    b_array = _sample_iv(b, "b", 2)
-    if a_array.shape != b_array.shape:
-        raise ValueError(f"b must have the shape of a, {a_array.shape}, got {b_array.shape}")
-    level = _open_unit_iv(level, "level")
-    alternative = _choice_iv(alternative, "alternative", ("less", "greater"))
-    difference = a_array - b_array
-    n = difference.size
-    mean = float(difference.mean())
-    sign = -1.0 if alternative == "less" else 1.0
-
-    result = None
-    if np.ptp(difference) > 0.0:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            result = stats.ttest_rel(a_array, b_array, alternative=alternative)
-            ci = result.confidence_interval(confidence_level=level)
-        # scipy's "catastrophic cancellation" warning: the differences are equal up to rounding.
-        if any(issubclass(w.category, RuntimeWarning) for w in caught):
-            result = None
-        for w in caught:
-            if not issubclass(w.category, RuntimeWarning):
-                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    if result is None:
-        pvalue = 0.0 if sign * mean > 0.0 else 1.0
-        low, high = (-math.inf, mean) if alternative == "less" else (mean, math.inf)
-    else:
-        pvalue = float(result.pvalue)
-        low, high = float(ci.low), float(ci.high)
-
-    if np.all(difference == 0.0):
-        wilcoxon_pvalue = 1.0
-    else:
-        wilcoxon_pvalue = float(stats.wilcoxon(difference, alternative=alternative).pvalue)
-    return Comparison(
-        mean_difference=mean,
-        pvalue=pvalue,
-        interval=Interval(low, high, level, f"one-sided paired t ({alternative})"),
-        n=n,
-        test=f"paired t-test, one-sided ({alternative}); Wilcoxon signed-rank as a check",
-        wilcoxon_pvalue=wilcoxon_pvalue,
-        alternative=alternative,
-    )
-
-
-def holm(pvalues: ArrayLike, alpha: float) -> HolmResult:
-    """Holm's step-down procedure: family-wise false-alarm rate at most ``alpha``.
-
-    Parameters
-    ----------
-    pvalues : array_like, shape (m,)
-        One p-value per hypothesis, each in [0, 1]; ``m >= 1``.
-    alpha : float
-        The family-wise false-alarm budget, in (0, 1).
-
-    Returns
-    -------
-    HolmResult
-        Sorting the p-values increasingly (ties keep input order), the hypothesis of rank
-        ``r`` is tested at ``alpha / (m - r + 1)``; hypotheses are rejected in rank order until
-        the first p-value above its threshold, and none after it. The family-wise error rate
-        is at most ``alpha`` under any dependence between the p-values.
-
-    Examples
-    --------
-    >>> holm([0.01, 0.04, 0.03, 0.005], 0.05).reject
-    (True, False, False, True)
-    """
-    p = _sample_iv(pvalues, "pvalues", 1)
-    if p.min() < 0.0 or p.max() > 1.0:
-        raise ValueError("pvalues must lie in [0, 1]")
-    alpha = _open_unit_iv(alpha, "alpha")
-    m = p.size
-    order = np.argsort(p, kind="stable")
-    remaining = m - np.arange(m)  # m - rank + 1 for rank = 1, ..., m
-    sorted_thresholds = alpha / remaining
-    passed = p[order] <= sorted_thresholds
-    n_rejected = m if passed.all() else int(np.argmin(passed))
-    reject = np.zeros(m, dtype=bool)
-    reject[order[:n_rejected]] = True
-    thresholds = np.empty(m)
-    thresholds[order] = sorted_thresholds
-    adjusted = np.empty(m)
-    adjusted[order] = np.minimum(1.0, np.maximum.accumulate(p[order] * remaining))
-    return HolmResult(
-        reject=tuple(bool(r) for r in reject),
-        thresholds=tuple(float(t) for t in thresholds),
-        alpha=alpha,
-        adjusted_pvalues=tuple(float(q) for q in adjusted),
-    )
-
-
-def bonferroni_levels(alpha: float, n: int) -> float:
-    """Each of ``n`` claims' share ``alpha / n`` of a run's family-wise false-alarm budget.
-
-    Parameters
-    ----------
-    alpha : float
-        The run's family-wise false-alarm budget, in (0, 1).
-    n : int
-        Number of claims sharing it, ``n >= 1``.
-
-    Returns
-    -------
-    float
-        ``alpha / n``: a claim whose interval has level ``1 - alpha / n`` keeps the run's
-        family-wise false-alarm rate at most ``alpha`` (union bound).
-    """
-    return _open_unit_iv(alpha, "alpha") / _int_iv(n, "n", 1)

@@ -15,7 +15,8 @@ so that a verdict's numbers mean the same thing whatever the claim:
   interval lies inside a stated margin;
 * :mod:`~verification.rules.comparison`: "A's loss is lower than B's" over paired seeds, the
   exact sign test (no range or shape assumed), and a statement made for some unstated setting;
-* :mod:`~verification.rules.rate`: a fitted log-log exponent against a printed one;
+* :mod:`~verification.rules.rate`: a fitted log-log exponent against a printed one, the exact
+  sign test of the median slope over independent repetitions;
 * :mod:`~verification.rules.invariant`: a deterministic invariant on every round of every run;
 * :mod:`~verification.rules.family`: Holm's step-down over the claims of one run;
 * :mod:`~verification.rules.pilot`: seed plans from a pilot, on its lower confidence bound
@@ -41,9 +42,9 @@ from verification.rules.grid import PointDecision, grid_verdict, with_correction
 from verification.rules.invariant import invariant
 from verification.rules.mean import MeanPoint, mean_bound
 from verification.rules.probability import TailPoint, bracketed, probability_bound, tail_point
-from verification.rules.rate import MIN_REPETITIONS, RatePoint, rate_bound
+from verification.rules.rate import RatePoint, minimum_repetitions, rate_bound
 
-__all__ = ["MIN_REPETITIONS", "EqualityPoint", "Family", "MeanPoint", "PairedPoint", "PointDecision", "RatePoint",
+__all__ = ["EqualityPoint", "Family", "MeanPoint", "PairedPoint", "PointDecision", "RatePoint",
            "TailPoint", "at_some_setting", "bracketed", "by_cell", "equivalence", "grid_verdict", "holm_family", "invariant",
-           "mean_bound", "paired_comparison", "probability_bound", "rate_bound", "sign_test_seeds", "tail_point",
+           "mean_bound", "minimum_repetitions", "paired_comparison", "probability_bound", "rate_bound", "sign_test_seeds", "tail_point",
            "with_correction"]

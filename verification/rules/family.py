@@ -5,10 +5,11 @@ The claims of a run are one family: the run's family-wise false-alarm budget ``a
 step-down procedure on the p-values of the tests that decide each claim's violation
 (each rule's p-value, :mod:`verification.rules`).  Sorting the p-values increasingly, the
 claim of rank ``r`` is tested at ``alpha / (m - r + 1)``; claims are rejected in rank order
-until the first p-value above its threshold, and none after it.  Ties are broken toward not
-rejecting: a group of equal p-values is rejected together or not at all, at the threshold of
-its first rank.  A claim that Holm does not reject is decided at ``alpha / m`` (Bonferroni),
-the level that keeps the family's false "holds" at most ``alpha`` too.
+until the first p-value above its threshold, and none after it (statsmodels'
+``multipletests(method="holm")`` decides).  A group of equal p-values is then rejected
+together or not at all, at the threshold of its first rank, which is the rank it shares.  A
+claim that Holm does not reject is decided at ``alpha / m`` (Bonferroni), the level that keeps
+the family's false "holds" at most ``alpha`` too.
 """
 
 from __future__ import annotations
@@ -69,23 +70,13 @@ def holm_family(pvalues: Sequence[float], alpha: float) -> Family:
         raise ValueError("pvalues must not be empty")
     if any(not 0.0 <= v <= 1.0 for v in p):
         raise ValueError(f"pvalues must lie in [0, 1], got {p}")
+    # Imported here: statsmodels takes about a second to import, which every trial worker
+    # importing the rules would pay for this one call per run.
+    from statsmodels.stats.multitest import multipletests
+
     m = len(p)
-    order = sorted(range(m), key=lambda i: p[i])
-    ranks = [0] * m
-    reject = [False] * m
-    stopped = False
-    position = 0
-    while position < m:
-        # The tie group starting at this position shares its first rank's threshold.
-        end = position
-        while end + 1 < m and p[order[end + 1]] == p[order[position]]:
-            end += 1
-        threshold = alpha / (m - position)
-        rejected = not stopped and p[order[position]] <= threshold
-        stopped = stopped or not rejected
-        for i in order[position:end + 1]:
-            ranks[i] = position + 1
-            reject[i] = rejected
-        position = end + 1
+    reject = tuple(bool(r) for r in multipletests(p, alpha=alpha, method="holm")[0])
+    # A tie shares the first rank of its group: one more than the p-values below it.
+    ranks = [1 + sum(q < v for q in p) for v in p]
     levels = tuple(alpha / (m - ranks[i] + 1) if reject[i] else alpha / m for i in range(m))
-    return Family(alpha=alpha, size=m, ranks=tuple(ranks), reject=tuple(reject), levels=levels)
+    return Family(alpha=alpha, size=m, ranks=tuple(ranks), reject=reject, levels=levels)

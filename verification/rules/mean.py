@@ -38,6 +38,7 @@ from scipy import stats
 from verification.catalog import DESIGN_POWER
 from verification.rules.grid import PointDecision, grid_verdict
 from verification.sequential.betting import SequentialMeanTest
+from verification.statistics import hoeffding_detectable_shift
 from verification.verdicts import Verdict
 
 __all__ = ["MeanPoint", "detectable_shift", "lower_confidence", "lower_end", "mean_bound", "upper_confidence",
@@ -160,10 +161,9 @@ def _caps(p: MeanPoint, lower: float, upper: float) -> list[float]:
 
 def detectable_shift(n: int, span: float, tail: float) -> float:
     """The shift of the mean past a bound that :func:`lower_confidence` at ``tail`` detects
-    with the design power, for every law on a range of width ``span`` (Hoeffding on both
-    steps: the bound's own width at ``tail / 2``, and the sample mean's shortfall)."""
-    return span * (math.sqrt(math.log(2.0 / tail) / (2 * n))
-                   + math.sqrt(math.log(1 / (1 - DESIGN_POWER)) / (2 * n)))
+    with the design power, for every law on a range of width ``span``
+    (:func:`verification.statistics.hoeffding_detectable_shift`)."""
+    return hoeffding_detectable_shift(n, 0.0, span, tail, DESIGN_POWER)
 
 
 def violation_sample_size(bound: float, lower: float, ratio: float, tail: float) -> int:

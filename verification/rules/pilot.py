@@ -19,12 +19,13 @@ The planned size is that of one test; the level is the one the claim decides tha
 ``probability`` is the chance of the expected verdict at the lower confidence bound, so a
 true effect at least that large gives the expected verdict at least that often.
 
-Two plans, one per rule that decides a figure claim:
+Two plans, one per kind of sign test that decides a claim:
 
 * :func:`sign_test_plan`, the exact sign test of :mod:`verification.rules.comparison`, from
   the pilot's count of seeds on which the side to be detected won (Clopper-Pearson bound);
-* :func:`t_test_plan`, the one-sided t test of :mod:`verification.rules.rate`, from the
-  pilot's mean and standard deviation (a noncentral-t bound on the standardized effect).
+* :func:`rate_plan`, the sign test of the median slope of :mod:`verification.rules.rate`, from
+  the pilot's mean and standard deviation of the slopes (a noncentral-t bound on the margin,
+  through a normal shape that the decision itself does not assume).
 """
 
 from __future__ import annotations
@@ -40,9 +41,8 @@ from iln.random_streams import child
 from verification import statistics
 from verification.catalog import DESIGN_POWER
 from verification.rules.comparison import SHARE_BOUND, sign_test_seeds
-from verification.rules.rate import MIN_REPETITIONS
 
-__all__ = ["SignTestPlan", "TTestPlan", "sign_test_plan", "t_test_plan", "t_test_power"]
+__all__ = ["RatePlan", "SignTestPlan", "rate_plan", "sign_test_plan"]
 
 #: the one-sided confidence of the pilot's lower bound on the effect.
 CONFIDENCE = 0.95
@@ -207,125 +207,162 @@ class _RejectionFloor:
 
 
 @dataclass(frozen=True)
-class TTestPlan:
-    """A one-sided t test's plan from a pilot (:func:`t_test_plan`).
+class RatePlan:
+    """The repetitions for the rate rule's sign tests, planned from a pilot (:func:`rate_plan`).
 
     Attributes
     ----------
-    pilot_n : int
-    pilot_mean, pilot_sd : float
-        The pilot's mean and standard deviation of the statistic (a decay exponent, say).
-    bound : float
-        The statement's bound; the test detects a mean beyond it on the side planned.
-    effect : float
-        The pilot's standardized effect, ``|mean - bound| / sd`` on that side (shown, not planned on).
-    effect_lcb : float
-        Its one-sided lower confidence bound (noncentral t).
-    confidence : float
-    tail : float
-        The level of the test.
-    power : float
-        The power planned for: ``max(DESIGN_POWER, target)``.
+    pilot : tuple of (float, float, int)
+        Per test that must reject for the expected verdict, the pilot's mean and standard
+        deviation of the slopes and its number of repetitions.
+    bounds : tuple of float
+        Per test, the bound the median is to be found beyond.
+    margin_lcb : tuple of float
+        Per test, the one-sided lower confidence bound (noncentral t, at ``confidence``) on
+        the standardized margin ``|bound - mean| / sd`` on the side planned.
+    share_lcb : tuple of float
+        Per test, ``Phi(margin_lcb)``: the share of slopes on the side planned, were their law
+        normal.
+    share_any_law : tuple of float
+        Per test, ``margin_lcb^2 / (1 + margin_lcb^2)``: that share for every law with that
+        margin (Cantelli's inequality), the plan's floor where the law is far from normal.
+    confidence, tail, power : float
+        As in :class:`SignTestPlan`.
     repetitions : int
-        The smallest n, at least :data:`verification.rules.rate.MIN_REPETITIONS`, with
-        ``power`` at ``effect_lcb``.
+        Repetitions per test: the smallest number from which on each sign test rejects with
+        at least ``power`` at ``share_lcb``, and at least the test's minimum at ``tail``.
     probability : float
-        The power at ``repetitions`` and ``effect_lcb``: the chance of the expected verdict.
+        The probability that every test rejects at ``repetitions`` and ``share_lcb``.
+    probability_any_law : float
+        The same at ``share_any_law``.
     """
 
-    pilot_n: int
-    pilot_mean: float
-    pilot_sd: float
-    bound: float
-    effect: float
-    effect_lcb: float
+    pilot: tuple[tuple[float, float, int], ...]
+    bounds: tuple[float, ...]
+    margin_lcb: tuple[float, ...]
+    share_lcb: tuple[float, ...]
+    share_any_law: tuple[float, ...]
     confidence: float
     tail: float
     power: float
     repetitions: int
     probability: float
+    probability_any_law: float
 
     def describe(self) -> str:
         """One line for a claim's configuration and report."""
-        return (f"pilot n = {self.pilot_n}: mean {self.pilot_mean:.3f}, sd {self.pilot_sd:.3f} against the bound "
-                f"{self.bound:g} (standardized effect {self.effect:.2f}); one-sided {self.confidence:.0%} noncentral-t "
-                f"lower bound {self.effect_lcb:.2f}; t test at level {self.tail:.3g} with power {self.power:.3f} -> "
-                f"{self.repetitions} repetitions; P[expected verdict] >= {self.probability:.4f} at the bound")
+        pilots = ", ".join(f"mean {m:.4g}, sd {s:.3g} (n = {n}) against {b:.4g}"
+                           for (m, s, n), b in zip(self.pilot, self.bounds, strict=True))
+        margins = ", ".join(f"{d:.2f}" for d in self.margin_lcb)
+        return (f"pilot {pilots}; one-sided {self.confidence:.0%} noncentral-t lower bound {margins} on the "
+                f"standardized margin; sign test at level {self.tail:.3g} with power {self.power:.3f} per test at "
+                f"the share Phi(margin) of normal slopes -> {self.repetitions} repetitions; P[expected verdict] >= "
+                f"{self.probability:.4f} there, >= {self.probability_any_law:.4f} for any law with that margin "
+                f"(Cantelli)")
 
 
-def t_test_power(n: int, effect: float, tail: float) -> float:
-    """Power of the one-sided t test at level ``tail`` with ``n`` repetitions against a
-    standardized shift ``effect`` (noncentral t with noncentrality ``sqrt(n) effect``)."""
-    if n < 2:
-        raise ValueError(f"n must be at least 2, got {n!r}")
-    df = n - 1
-    return float(stats.nct.sf(stats.t.ppf(1.0 - tail, df), df, math.sqrt(n) * effect))
-
-
-def t_test_plan(mean: float, sd: float, n: int, bound: float, tail: float, *, side: str = "below",
-                confidence: float = CONFIDENCE, target: float = TARGET) -> TTestPlan:
-    """Repetitions for the one-sided t test to find the mean beyond ``bound``, planned on the
-    pilot's lower confidence bound on the standardized effect.
-
-    Parameters
-    ----------
-    mean, sd : float
-        The pilot's mean and sample standard deviation (``sd > 0``).
-    n : int
-        The pilot's repetitions, at least 2.
-    bound : float
-        The bound of the statement.
-    tail : float
-        The test's level, in (0, 1).
-    side : {"below", "above"}, default "below"
-        The side of ``bound`` on which the violation lies (a decay exponent below its bound).
-    confidence, target : float, default :data:`CONFIDENCE`, :data:`TARGET`
-        As in :func:`sign_test_plan`.
-
-    Returns
-    -------
-    TTestPlan
-
-    Raises
-    ------
-    ValueError
-        When the lower bound on the effect is not above 0: the pilot shows no effect to plan for.
-
-    Notes
-    -----
-    With ``t = sqrt(n) (bound - mean) / sd`` (side "below"), ``t`` follows the noncentral t
-    law with ``n - 1`` degrees of freedom and noncentrality ``sqrt(n) delta``; the lower bound
-    on ``delta`` solves ``P[T <= t | nc] = confidence`` for ``nc``, divided by ``sqrt(n)``.
-    """
-    if side not in ("below", "above"):
-        raise ValueError(f"side must be 'below' or 'above', got {side!r}")
-    if isinstance(n, bool) or not isinstance(n, int) or n < 2:
-        raise ValueError(f"n must be an int >= 2, got {n!r}")
-    if not (math.isfinite(sd) and sd > 0 and math.isfinite(mean)):
-        raise ValueError(f"mean must be finite and sd finite and > 0, got mean={mean!r}, sd={sd!r}")
-    confidence = _unit_iv(confidence, "confidence")
-    target = _unit_iv(target, "target")
-    tail = _unit_iv(tail, "tail")
-    effect = (bound - mean) / sd if side == "below" else (mean - bound) / sd
-    observed, df = math.sqrt(n) * effect, n - 1
+def _margin_lcb(mean: float, sd: float, n: int, bound: float, side: str, confidence: float) -> float:
+    """The one-sided lower confidence bound on ``(bound - mean) / sd`` (side "below") or
+    ``(mean - bound) / sd`` (side "above"): ``t = sqrt(n) margin`` is noncentral t with
+    ``n - 1`` degrees of freedom and noncentrality ``sqrt(n) delta``; the bound solves
+    ``P[T <= t | nc] = confidence`` for ``nc``, divided by ``sqrt(n)``."""
+    margin = (bound - mean) / sd if side == "below" else (mean - bound) / sd
+    observed, df = math.sqrt(n) * margin, n - 1
 
     def excess(nc: float) -> float:  # falls as nc rises
         return float(stats.nct.cdf(observed, df, nc)) - confidence
 
     if excess(0.0) <= 0:
-        raise ValueError(f"pilot: the standardized effect {effect:.3g} from n = {n} is not above 0 at "
-                         f"one-sided {confidence:.0%}: no t-test plan reaches power from this pilot")
+        raise ValueError(f"pilot: the standardized margin {margin:.3g} from n = {n} is not above 0 at "
+                         f"one-sided {confidence:.0%}: no plan reaches power from this pilot")
     high = max(1.0, 2 * observed)
     while excess(high) > 0:
         high *= 2
-    effect_lcb = optimize.brentq(excess, 0.0, high, xtol=1e-10) / math.sqrt(n)
-    power = max(DESIGN_POWER, target)
-    repetitions = MIN_REPETITIONS
-    while t_test_power(repetitions, effect_lcb, tail) < power:
+    return optimize.brentq(excess, 0.0, high, xtol=1e-10) / math.sqrt(n)
+
+
+def rate_plan(pilot: Sequence[tuple[float, float, int, float]], tail: float, *, side: str = "below",
+              confidence: float = CONFIDENCE, target: float = TARGET) -> RatePlan:
+    """Repetitions for the rate rule's sign tests (:mod:`verification.rules.rate`) to find the
+    median slope beyond its bound at every one of ``S`` tests, planned on the pilot's lower
+    confidence bound on the margin.
+
+    Parameters
+    ----------
+    pilot : sequence of (float, float, int, float)
+        One ``(mean, sd, n, bound)`` per test that must reject for the expected verdict: the
+        pilot's mean and sample standard deviation (``sd > 0``) of the slopes over its ``n``
+        repetitions (at least 2), and the bound of that test.
+    tail : float
+        The level each test is decided at, in (0, 1).
+    side : {"below", "above"}, default "below"
+        The side of the bounds on which the median is to be found.
+    confidence, target : float, default :data:`CONFIDENCE`, :data:`TARGET`
+        As in :func:`sign_test_plan`.
+
+    Returns
+    -------
+    RatePlan
+
+    Raises
+    ------
+    ValueError
+        When a lower bound on a margin is not above 0: the pilot shows no effect to plan for.
+
+    Notes
+    -----
+    The sign test sees only the share of slopes on each side of the bound; a pilot of a few
+    slopes that all lie on one side bounds that share below only weakly without a shape (12 of
+    12 give 0.78 at 95%, which plans over 100 repetitions however far they lie).  The plan uses
+    how far they lie, through a shape: were the slopes normal, the share would be
+    ``Phi(margin)``, and the margin is bounded below by the noncentral t.  The decision does
+    not rest on it (the sign test keeps its level for every law); a wrong shape costs power
+    only, and :attr:`RatePlan.probability_any_law` states the probability of the expected
+    verdict for every law with that margin (Cantelli), so the reader sees what the shape buys.
+
+    Examples
+    --------
+    >>> plan = rate_plan([(0.2, 0.07, 12, 0.8)], 2.5e-5)
+    >>> plan.repetitions  # 2^-16 <= 2.5e-5: 16 slopes all below the bound reject
+    16
+    """
+    if side not in ("below", "above"):
+        raise ValueError(f"side must be 'below' or 'above', got {side!r}")
+    if not pilot:
+        raise ValueError("pilot must hold at least one (mean, sd, n, bound) entry")
+    confidence = _unit_iv(confidence, "confidence")
+    target = _unit_iv(target, "target")
+    tail = _unit_iv(tail, "tail")
+    power = max(DESIGN_POWER, target ** (1.0 / len(pilot)))
+    entries, bounds, margins = [], [], []
+    for entry in pilot:
+        if len(entry) != 4:
+            raise ValueError(f"pilot entries must be (mean, sd, n, bound), got {entry!r}")
+        mean, sd, n, bound = entry
+        if isinstance(n, bool) or not isinstance(n, int) or n < 2:
+            raise ValueError(f"pilot entry {entry!r}: n must be an int >= 2")
+        if not (math.isfinite(sd) and sd > 0 and math.isfinite(mean) and math.isfinite(bound)):
+            raise ValueError(f"pilot entry {entry!r}: mean and bound must be finite and sd finite and > 0")
+        entries.append((float(mean), float(sd), n))
+        bounds.append(float(bound))
+        margins.append(_margin_lcb(mean, sd, n, bound, side, confidence))
+    shares = [float(stats.norm.cdf(d)) for d in margins]
+    any_law = [d * d / (1.0 + d * d) for d in margins]
+    floors = [_RejectionFloor(share, 0.0, tail, power) for share in shares]
+    repetitions = max(f.start for f in floors)
+    while min(f(repetitions) for f in floors) < power:
         repetitions += 1
-    return TTestPlan(pilot_n=n, pilot_mean=float(mean), pilot_sd=float(sd), bound=float(bound), effect=effect,
-                     effect_lcb=effect_lcb, confidence=confidence, tail=tail, power=power, repetitions=repetitions,
-                     probability=t_test_power(repetitions, effect_lcb, tail))
+    return RatePlan(pilot=tuple(entries), bounds=tuple(bounds), margin_lcb=tuple(margins), share_lcb=tuple(shares),
+                    share_any_law=tuple(any_law), confidence=confidence, tail=tail, power=power,
+                    repetitions=repetitions, probability=math.prod(_sign_test_power(repetitions, q, tail)
+                                                                   for q in shares),
+                    probability_any_law=math.prod(_sign_test_power(repetitions, q, tail) for q in any_law))
+
+
+def _sign_test_power(n: int, share: float, tail: float) -> float:
+    """The probability that the sign test at ``tail`` rejects from ``n`` slopes, each on the
+    side to be detected with probability ``share``."""
+    return statistics.binomial_power(n, 0.5, min(share, 1.0), tail)
 
 
 def pilot_records(claim_id: str, profile: str, master_seed: int, trials: int) -> list[dict]:

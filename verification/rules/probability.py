@@ -3,7 +3,8 @@
 At each point ``k`` events in ``n`` independent trials; one-sided Clopper-Pearson intervals
 at level ``1 - alpha / splits`` decide it: violated when the lower end exceeds the bound,
 holds when the upper end is below it.  The intervals invert the exact binomial test, so the
-level holds at every ``n``; the p-value is that test's, ``P[Bin(n, p0) >= k]``.
+level holds at every ``n``; the p-value is that test's, ``P[Bin(n, p0) >= k]``
+(``scipy.stats.binomtest``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
+from scipy import stats
 
 from verification import statistics
 from verification.catalog import DESIGN_POWER
@@ -122,7 +124,7 @@ def tail_decision(p: TailPoint, tail: float) -> PointDecision:
     return PointDecision(
         key=p.key, statistic=frequency, bound=p.printed, interval=interval, ratio=ratio,
         printed_violated=violated, printed_holds=holds,
-        pvalue=statistics.binomial_tail_pvalue(p.k, p.n, min(p.printed, 1.0)),
+        pvalue=float(stats.binomtest(p.k, p.n, min(p.printed, 1.0), alternative="greater").pvalue),
         min_detectable_ratio=mdr, can_fail=math.isfinite(mdr),
         counterexample={"point": p.key, **(p.instance or {}), "frequency": frequency,
                         "printed_bound": p.printed, "trial_index": p.first_event},

@@ -5,30 +5,45 @@ on a log-log scale, the slope of the quantity on the size is at most the printed
 ``a``, give or take a stated ``tolerance`` for what the ``O~`` hides (logarithms shift a
 slope fitted over a finite grid).  A band, ``a_low - tolerance <= slope <= a + tolerance``,
 states both sides, and a lower bound alone, ``slope >= a_low - tolerance`` ("decays at least
-like 1/K"), states only the lower one.  Each grid point of the rule (an axis: T, B, ...) receives one fitted
-slope per *independent repetition* of the whole measurement, so the repetitions, not the
-grid points, are the independent units; the rule decides on their mean.
+like 1/K"), states only the lower one.  Each grid point of the rule (an axis: T, B, ...)
+receives one fitted slope per *independent repetition* of the whole measurement, so the
+repetitions, not the grid points, are the independent units; the rule decides on their
+**median**, with the **exact sign test**.
 
-Each side is a one-sided t test of the mean slope, at level ``1 - alpha / splits`` (the
-claim's alpha split by Bonferroni over every side of every point): the upper side is
-violated when the lower end of the one-sided t interval exceeds ``a + tolerance``, the
-lower side when the upper end falls below ``a_low - tolerance``; a point holds when its
-interval lies inside the statement.  The p-value is that of the same t test (violated at
-level ``p`` exactly), so Holm's step-down over the run uses the test that decides.
+Each side is one sign test at level ``1 - alpha / splits`` (the claim's alpha split by
+Bonferroni over every side of every point).  On the upper side the statement is "the median
+slope is at most ``b = a + tolerance``", which for any law of the slopes says ``P[slope > b]
+<= 1/2``; of ``n`` repetitions ``k`` have a slope above ``b``, and the side is violated when
+``P[Bin(n, 1/2) >= k]`` (``scipy.stats.binomtest``) is at most its level.  Slopes equal to
+the bound count against the violation, so the test keeps its level for every law whose
+median is at most ``b`` and has it exactly for every continuous law whose median is ``b``:
+``k`` is then ``Bin(n, 1/2)`` whatever the law's shape (skewed, heavy-tailed), which is why
+the rule no longer uses the t test (a one-sided t test of the mean slope at per-side levels
+near 1e-5 rejects tens of times too often on skewed slopes; ``tests/test_rules_rate.py``
+shows both).  The side holds when as many slopes lie below ``b`` (the mirror test); the lower
+side is the mirror image.  Equivalently, the sign test's distribution-free interval of the
+median, the order statistics ``[x_(n-c+1), x_(c)]`` with ``c`` the test's critical count,
+decides as the other rules' intervals do: violated when it lies past a bound, holds when it
+lies inside the statement; it is the verdict's interval.
 
-Why a t interval may decide here, when :mod:`verification.rules.mean` refuses one: a slope
-is a least-squares fit of log times, a weighted sum of the logarithms of many timing ratios
-(each timing itself a sum over many rounds of work), so across repetitions it is close to
-normal, which is what the t interval's level rests on.  That rests on enough repetitions to
-see the spread: with fewer than :data:`MIN_REPETITIONS` the rule refuses and answers
-``inconclusive`` with the reason, reporting its numbers without deciding.  The level is
-tested by simulation on normal slopes (``tests/test_rules_rate.py``); a rate over a finite
-grid is evidence, not proof, and the verdict says so.
+The sign test can reject at level ``t`` only from ``n >= log2(1 / t)`` repetitions (all ``n``
+on one side give ``2^-n``): :func:`minimum_repetitions`, 17 at the ``1.25e-5`` per side of a
+two-sided point in a whole-catalog run of 40 claims.  With fewer the point is reported and not
+decided (inconclusive, with the reason).  The mean and the one-sided t interval of the mean
+slope are shown beside it, marked as not deciding.
 
-Power (``min_detectable_ratio``): the smallest slope / bound that the side's t test detects
-with probability :data:`verification.catalog.DESIGN_POWER`, from the noncentral t law of the
-statistic (``scipy.stats.nct``) at the point's n and level, with the spread of the slopes
-estimated by their sample standard deviation (a plug-in: the true spread is unknown).
+Repetitions measured one after another on one machine (a benchmark) may drift together: such a
+point (``time_ordered``) is first tested for serial dependence, Wald and Wolfowitz's runs test
+above and below the median in the order measured (too few runs: neighbours alike), exactly, at
+:data:`SERIAL_LEVEL`; a point that shows it is reported and not decided.  That pre-test can
+only turn decisions into "inconclusive", so it costs power and never level.
+
+Power (``min_detectable_ratio``): the sign test detects a share ``q*`` of slopes past the bound
+with probability :data:`verification.catalog.DESIGN_POWER` (exact,
+:func:`verification.statistics.binomial_detectable`); on the slope scale, the law of the
+observed slopes shifted until that share lies past the bound, whose median over the bound is the
+ratio (a plug-in: the true law is unknown).  A rate over a finite grid is evidence, not proof,
+and the verdict says so.
 """
 
 from __future__ import annotations
@@ -39,18 +54,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize, stats
+from scipy import stats
 
 from verification.catalog import DESIGN_POWER
 from verification.rules.grid import PointDecision, grid_verdict
+from verification.statistics import binomial_detectable
 from verification.verdicts import Verdict
 
-__all__ = ["MIN_REPETITIONS", "RatePoint", "detectable_effect", "rate_bound"]
+__all__ = ["SERIAL_LEVEL", "RatePoint", "minimum_repetitions", "rate_bound", "serial_dependence_pvalue",
+           "sign_test_critical"]
 
-RULE = "rate fit (one-sided t interval of the mean log-log slope over independent repetitions)"
-#: the fewest independent repetitions the rule decides from: below it the spread of the
-#: slopes, on which the t interval's level rests, is too poorly seen.
-MIN_REPETITIONS = 10
+RULE = "rate (exact sign test of the median log-log slope over independent repetitions)"
+#: the level of the runs test of serial dependence of time-ordered repetitions.
+SERIAL_LEVEL = 0.01
 
 
 @dataclass(frozen=True)
@@ -62,17 +78,21 @@ class RatePoint:
     key : str
         The point's name (the axis, say ``"T"``).
     slopes : sequence of float
-        One fitted log-log slope per independent repetition (finite).
+        One fitted log-log slope per independent repetition (finite), in the order measured.
     upper : float or None
-        The printed exponent: the statement is ``slope <= upper + tolerance``; None for a
-        statement with a lower side only (then ``lower`` is required).
+        The printed exponent: the statement is ``median slope <= upper + tolerance``; None for
+        a statement with a lower side only (then ``lower`` is required).
     lower : float, optional
-        The printed lower exponent: the statement is (also) ``slope >= lower - tolerance``.
+        The printed lower exponent: the statement is (also) ``median slope >= lower - tolerance``.
     tolerance : float, default 0
         What the statement allows beyond the printed exponents (the ``O~``'s logarithms over
         the grid), fixed before the data.
     instance : mapping, optional
         What reproduces the point (for a counterexample).
+    time_ordered : bool, default False
+        The repetitions were measured one after another on one machine, in the order of
+        ``slopes`` (a benchmark's): the rule tests them for serial dependence first.  Slopes
+        of independently seeded trials are independent by construction and need no test.
     """
 
     key: str
@@ -81,6 +101,7 @@ class RatePoint:
     lower: float | None = None
     tolerance: float = 0.0
     instance: Mapping | None = None
+    time_ordered: bool = False
 
     def __post_init__(self):
         if not (math.isfinite(self.tolerance) and self.tolerance >= 0):
@@ -92,37 +113,85 @@ class RatePoint:
             raise ValueError(f"upper + tolerance must be finite and > 0, got upper={self.upper!r}")
         if self.lower is not None and not (math.isfinite(self.lower) and self.lower - self.tolerance > 0
                                            and (self.upper is None or self.lower <= self.upper)):
-            raise ValueError(f"lower - tolerance must be > 0 and lower <= upper, got lower={self.lower!r}")
-        if not np.isfinite(np.asarray(self.slopes, dtype=np.float64)).all():
+            raise ValueError(f"lower must be finite, lower - tolerance > 0 and lower <= upper, "
+                             f"got lower={self.lower!r}")
+        if not np.all(np.isfinite(np.asarray(self.slopes, dtype=np.float64))):
             raise ValueError(f"slopes of point {self.key!r} must be finite")
 
 
-@functools.lru_cache(maxsize=256)
-def detectable_effect(n: int, tail: float) -> float:
-    """The standardized shift ``(mean - bound) / sd`` that a one-sided t test at ``tail``
-    with ``n`` repetitions detects with probability :data:`DESIGN_POWER` (noncentral t).
+@functools.lru_cache(maxsize=1024)
+def sign_test_critical(n: int, tail: float) -> int:
+    """The smallest count ``c`` with ``P[Bin(n, 1/2) >= c] <= tail``, ``n + 1`` when none is.
 
-    Parameters
-    ----------
-    n : int
-        Repetitions, at least 2.
-    tail : float
-        The test's size, in (0, 1).
+    The sign test at ``tail`` rejects exactly when ``c`` or more of ``n`` slopes lie past the
+    bound (the same ``binom.sf`` as ``scipy.stats.binomtest``'s p-value, so the two agree).
     """
-    if n < 2:
-        raise ValueError(f"n must be at least 2, got {n!r}")
+    if n < 1:
+        raise ValueError(f"n must be at least 1, got {n!r}")
     if not 0 < tail < 1:
         raise ValueError(f"tail must lie in (0, 1), got {tail!r}")
-    df = n - 1
-    critical = stats.t.ppf(1 - tail, df)
+    counts = np.arange(1, n + 1)
+    rejects = stats.binom.sf(counts - 1, n, 0.5) <= tail
+    return int(counts[rejects][0]) if rejects.any() else n + 1
 
-    def shortfall(nc: float) -> float:
-        return float(stats.nct.sf(critical, df, nc)) - DESIGN_POWER
 
-    high = max(1.0, critical) + 4.0
-    while shortfall(high) < 0:  # the power rises with the noncentrality
-        high *= 2
-    return optimize.brentq(shortfall, 0.0, high, xtol=1e-10) / math.sqrt(n)
+@functools.lru_cache(maxsize=1024)
+def _detectable_share(n: int, tail: float) -> float:
+    """The share of slopes past the bound that the sign test at ``tail`` detects from ``n``
+    repetitions with the design power (exact)."""
+    return binomial_detectable(n, 0.5, tail, DESIGN_POWER)
+
+
+@functools.lru_cache(maxsize=64)
+def minimum_repetitions(tail: float) -> int:
+    """The fewest repetitions from which the sign test at ``tail`` can reject: the smallest
+    ``n`` with ``2^-n <= tail`` (17 at ``1.25e-5``)."""
+    if not 0 < tail < 1:
+        raise ValueError(f"tail must lie in (0, 1), got {tail!r}")
+    n = max(1, math.floor(math.log2(1.0 / tail)))
+    while sign_test_critical(n, tail) > n:
+        n += 1
+    return n
+
+
+def _runs_cdf(runs: int, above: int, below: int) -> float:
+    """``P[R <= runs]`` for the number R of runs in a random arrangement of ``above`` and
+    ``below`` marks (Wald & Wolfowitz 1940; every arrangement equally likely)."""
+    total = math.comb(above + below, above)
+    mass = 0
+    for r in range(2, runs + 1):
+        k, odd = divmod(r, 2)
+        if odd:
+            mass += (math.comb(above - 1, k) * math.comb(below - 1, k - 1)
+                     + math.comb(above - 1, k - 1) * math.comb(below - 1, k))
+        else:
+            mass += 2 * math.comb(above - 1, k - 1) * math.comb(below - 1, k - 1)
+    return mass / total
+
+
+def serial_dependence_pvalue(values: Sequence[float]) -> float:
+    """The exact one-sided runs test of serial dependence of ``values`` in their order.
+
+    Each value is marked above or below the median (values equal to it are left out); with
+    independent, identically distributed values every arrangement of the marks is equally
+    likely, and positive serial dependence (neighbours alike: a drift) makes too few runs.
+    Returns ``P[R <= observed runs]`` (1 when one side is empty).
+
+    Examples
+    --------
+    >>> serial_dependence_pvalue([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])  # a trend: 2 runs of 5
+    0.007936507936507936
+    >>> serial_dependence_pvalue([1, 10, 2, 9, 3, 8, 4, 7, 5, 6])  # alternating: 10 runs
+    1.0
+    """
+    array = np.asarray(values, dtype=np.float64)
+    median = np.median(array)
+    marks = array[array != median] > median
+    above, below = int(marks.sum()), int((~marks).sum())
+    if above == 0 or below == 0:
+        return 1.0
+    runs = 1 + int(np.count_nonzero(marks[1:] != marks[:-1]))
+    return _runs_cdf(runs, above, below)
 
 
 def _sides(p: RatePoint) -> int:
@@ -135,28 +204,34 @@ def _bound(p: RatePoint) -> float:
     return p.upper + p.tolerance if p.upper is not None else p.lower - p.tolerance
 
 
-def _side_pvalue(excess: float, se: float, df: int) -> float:
-    """One-sided t test of H0 ``excess <= 0`` from the mean's excess over its bound."""
-    if se == 0:  # identical slopes: the sign of the excess decides with certainty
-        return 0.0 if excess > 0 else 1.0
-    return float(stats.t.sf(excess / se, df))
+def _sign_pvalue(past: int, n: int) -> float:
+    """``P[Bin(n, 1/2) >= past]``: the sign test's p-value with ``past`` slopes past the bound."""
+    return float(stats.binomtest(past, n, 0.5, alternative="greater").pvalue)
 
 
-def _refused(p: RatePoint, values: np.ndarray, why: str) -> PointDecision:
-    """A point that may not decide (too few repetitions, say): its numbers, and no decision."""
+def _description(values: np.ndarray, tail: float) -> dict:
+    """The mean and its one-sided t interval at ``tail`` per side: shown, never deciding (named
+    so, that no reader takes the median's interval for the mean's)."""
     n = values.size
     mean = float(values.mean()) if n else math.nan
     sd = float(values.std(ddof=1)) if n > 1 else math.nan
+    half = float(stats.t.ppf(1 - tail, n - 1)) * sd / math.sqrt(n) if n > 1 else math.nan
+    return {"mean_not_deciding": mean, "sd": sd, "t_interval_not_deciding": [mean - half, mean + half]}
+
+
+def _refused(p: RatePoint, values: np.ndarray, tail: float, why: str) -> PointDecision:
+    """A point that may not decide (too few repetitions, say): its numbers, and no decision."""
+    n = values.size
+    median = float(np.median(values)) if n else math.nan
     bound = _bound(p)
-    row = {"mean": mean, "n": n, "sd": sd, "bound": bound, "printed_exponent": p.upper,
-           "tolerance": p.tolerance, "interval": [math.nan, math.nan], "ratio": mean / bound,
+    row = {"median": median, "n": n, **_description(values, tail), "bound": bound, "printed_exponent": p.upper,
+           "tolerance": p.tolerance, "interval": [math.nan, math.nan], "ratio": median / bound,
            "printed_violated": False, "printed_holds": False, "min_detectable_ratio": math.inf,
-           "can_fail": False, "slopes": values.tolist(),
-           "why_no_decision": why}
+           "can_fail": False, "slopes": values.tolist(), "why_no_decision": why}
     if p.lower is not None:
         row["lower_bound"] = p.lower - p.tolerance
-    return PointDecision(key=p.key, statistic=mean, bound=bound, interval=(math.nan, math.nan),
-                         ratio=mean / bound, printed_violated=False, printed_holds=False, pvalue=1.0,
+    return PointDecision(key=p.key, statistic=median, bound=bound, interval=(math.nan, math.nan),
+                         ratio=median / bound, printed_violated=False, printed_holds=False, pvalue=1.0,
                          min_detectable_ratio=math.inf, can_fail=False, row=row)
 
 
@@ -164,47 +239,65 @@ def _decide(p: RatePoint, tail: float, refuse: str | None) -> PointDecision:
     values = np.asarray(p.slopes, dtype=np.float64)
     n = values.size
     if refuse is not None:
-        return _refused(p, values, refuse)
-    if n < MIN_REPETITIONS:
-        return _refused(p, values, f"{n} repetitions, fewer than the {MIN_REPETITIONS} the rule needs")
-    df = n - 1
-    mean, sd = float(values.mean()), float(values.std(ddof=1))
-    se = sd / math.sqrt(n)
-    half = float(stats.t.ppf(1 - tail, df)) * se
-    low, high = mean - half, mean + half
-    shift = detectable_effect(n, tail) * sd  # the mean's detectable distance from a bound
-    ratios, mdrs, pvalues, bounds = {}, {}, {}, {}
+        return _refused(p, values, tail, refuse)
+    need = minimum_repetitions(tail)
+    if n < need:
+        return _refused(p, values, tail, f"{n} repetitions, fewer than the {need} the sign test needs at level "
+                                         f"{tail:.3g} per side (all {n} on one side give 2^-{n} = {2.0 ** -n:.3g})")
+    serial = serial_dependence_pvalue(values) if p.time_ordered else None
+    if serial is not None and serial <= SERIAL_LEVEL:
+        return _refused(p, values, tail, f"the {n} repetitions show serial dependence in the order measured "
+                                         f"(runs test above and below their median, p = {serial:.3g} <= "
+                                         f"{SERIAL_LEVEL:g}): they are not independent repetitions")
+    c = sign_test_critical(n, tail)
+    ordered = np.sort(values)
+    low, high = float(ordered[n - c]), float(ordered[c - 1])  # x_(n-c+1), x_(c)
+    median = float(np.median(values))
+    share = _detectable_share(n, tail)
+    ratios, mdrs, pvalues, bounds, counts = {}, {}, {}, {}, {}
     holds = True
     if p.upper is not None:
         upper = bounds["upper"] = p.upper + p.tolerance
-        pvalues["upper"] = _side_pvalue(mean - upper, se, df)
-        ratios["upper"] = mean / upper
-        mdrs["upper"] = (upper + shift) / upper
-        holds = high < upper
+        above, below = int(np.sum(values > upper)), int(np.sum(values < upper))
+        counts["upper"] = {"above": above, "below": below}
+        pvalues["upper"] = _sign_pvalue(above, n)
+        ratios["upper"] = median / upper
+        # The observed law shifted until the share ``share`` of it lies above the bound.
+        mdrs["upper"] = (upper + median - float(np.quantile(values, 1.0 - share))) / upper
+        holds = _sign_pvalue(below, n) <= tail
     if p.lower is not None:
         lower = bounds["lower"] = p.lower - p.tolerance
-        pvalues["lower"] = _side_pvalue(lower - mean, se, df)
+        above, below = int(np.sum(values > lower)), int(np.sum(values < lower))
+        counts["lower"] = {"above": above, "below": below}
+        pvalues["lower"] = _sign_pvalue(below, n)
         # Oriented like the upper side: above 1 when the slope falls below the band.
-        ratios["lower"] = lower / mean if mean > 0 else math.inf
+        ratios["lower"] = lower / median if median > 0 else math.inf
+        shift = float(np.quantile(values, share)) - median
         mdrs["lower"] = lower / (lower - shift) if lower > shift else math.inf
-        holds = holds and low > lower
+        holds = holds and _sign_pvalue(above, n) <= tail
     side = max(ratios, key=ratios.get)
     bound = bounds[side]
     pvalue = min(pvalues.values())
     # Violated exactly when a side's p-value is at most its level (the interval's end then
     # lies past that side's bound), so the p-value and the decision agree.
     violated = pvalue <= tail
-    row = {"mean": mean, "n": n, "sd": sd, "bound": _bound(p), "printed_exponent": p.upper,
-           "tolerance": p.tolerance, "interval": [low, high], "ratio": ratios[side],
-           "pvalues": pvalues, "printed_violated": violated, "printed_holds": holds,
-           "min_detectable_ratio": min(mdrs.values()), "can_fail": True, "slopes": values.tolist()}
+    row = {"median": median, "n": n, **_description(values, tail), "bound": _bound(p), "printed_exponent": p.upper,
+           "tolerance": p.tolerance, "interval": [low, high],
+           "interval_kind": f"the median's sign-test interval: order statistics {n - c + 1} and {c} of {n}, "
+                            f"each side at level {1 - tail:.6g}",
+           "counts": counts, "critical_count": c, "ratio": ratios[side], "pvalues": pvalues,
+           "printed_violated": violated, "printed_holds": holds,
+           "min_detectable_ratio": min(mdrs.values()), "detectable_share": share, "can_fail": True,
+           "slopes": values.tolist()}
+    if serial is not None:
+        row["serial_dependence_pvalue"] = serial
     if p.lower is not None:
         row.update(lower_bound=p.lower - p.tolerance, printed_lower_exponent=p.lower)
     return PointDecision(
-        key=p.key, statistic=mean, bound=bound, interval=(low, high), ratio=ratios[side],
+        key=p.key, statistic=median, bound=bound, interval=(low, high), ratio=ratios[side],
         printed_violated=violated, printed_holds=holds, pvalue=pvalue,
         min_detectable_ratio=min(mdrs.values()), can_fail=True,
-        counterexample={"point": p.key, **(p.instance or {}), "mean_slope": mean, "bound": bound,
+        counterexample={"point": p.key, **(p.instance or {}), "median_slope": median, "bound": bound,
                         "interval": [low, high], "repetitions": n}, row=row)
 
 
@@ -224,8 +317,8 @@ def rate_bound(claim_id: str, points: Sequence[RatePoint], alpha: float,
     details : mapping, optional
         Claim-specific figures, kept beside the points' rows.
     reason : str, optional
-        Why the verdict is inconclusive when the caller knows better (a missing or
-        file, say); used only when the verdict is inconclusive.
+        Why the verdict is inconclusive when the caller knows better (a missing file, say);
+        used only when the verdict is inconclusive.
     refuse : str, optional
         Why the slopes are not independent repetitions (rounds of one grid point run back to
         back, say): no point decides, the numbers are reported, and this is the reason.
@@ -235,8 +328,9 @@ def rate_bound(claim_id: str, points: Sequence[RatePoint], alpha: float,
     Verdict
         From :func:`verification.rules.grid.grid_verdict`; each side of each point tested at
         ``alpha / splits``, ``splits`` the number of sides over all points.  Points with fewer
-        than :data:`MIN_REPETITIONS` repetitions decide nothing, and the verdict is then
-        inconclusive unless another point shows a violation.
+        than :func:`minimum_repetitions` repetitions at that level, or time-ordered ones that
+        show serial dependence, decide nothing, and the verdict is then inconclusive unless
+        another point shows a violation.
     """
     if not points:
         raise ValueError("points must not be empty")
@@ -248,15 +342,15 @@ def rate_bound(claim_id: str, points: Sequence[RatePoint], alpha: float,
     refused = [d for d in decisions if not d.can_fail]
     reason = reason or refuse
     if reason is None and refused:
-        reason = ("too few independent repetitions to decide: "
-                  + ", ".join(f"{d.key} has {d.row['n']}" for d in refused)
-                  + f", fewer than the {MIN_REPETITIONS} the rate rule needs (the t interval's "
-                    "level rests on seeing the slopes' spread); the numbers are reported, not decided")
+        reason = ("not decided, the numbers are reported: "
+                  + "; ".join(f"at {d.key}, {d.row['why_no_decision']}" for d in refused))
     elif reason is None and not all(d.printed_holds for d in decisions):
         worst = max((d for d in decisions if not d.printed_holds), key=lambda d: d.ratio)
-        reason = (f"at {worst.key} the t interval [{worst.interval[0]:.4g}, {worst.interval[1]:.4g}] "
-                  f"of the mean slope (n = {worst.row['n']}, level {1 - tail:.6g} per side) "
+        reason = (f"at {worst.key} the sign-test interval [{worst.interval[0]:.4g}, {worst.interval[1]:.4g}] "
+                  f"of the median slope (n = {worst.row['n']}, level {1 - tail:.6g} per side) "
                   f"straddles the bound {worst.bound:.4g}")
-    info = {**(details or {}), "evidence": "a rate over a finite grid is evidence, not proof"}
+    info = {**(details or {}), "evidence": "a rate over a finite grid is evidence, not proof",
+            "decided_on": "the median slope over the repetitions, exact sign test (the mean and its t "
+                          "interval are shown, not deciding)"}
     return grid_verdict(claim_id, RULE, decisions, alpha=alpha, splits=splits,
                         n_trials=max(len(p.slopes) for p in points), details=info, reason=reason)

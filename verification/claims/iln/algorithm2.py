@@ -67,7 +67,7 @@ _UNBIASED = r"\text{E is an unbiased estimator for } \langle f, \Phi(\mathbf{x})
 def _unbiased_trials(instances, methods, bias):
     """Trials to detect a bias of ``bias * ||alpha||_1`` (E lies in [-||alpha||_1, ||alpha||_1])
     with the design power, at the design level split over the (instance, method) pairs and
-    halved for mean_interval's Hoeffding part."""
+    halved for the mean rule's Hoeffding part."""
     alpha = DESIGN_ALPHA / (2 * len(instances) * len(methods))
     return statistics.hoeffding_sample_size(-1.0, 1.0, bias, alpha, DESIGN_POWER)
 
@@ -77,6 +77,8 @@ register(Claim(
     sources=(Source("ICML", "Algorithm 2, eq. (11); Lemma 4, first part", _ALG2 + r",\quad " + _UNBIASED),
              Source("arXiv", "Algorithm 2, eq. (11); Lemma 3, first part", _ALG2 + r",\quad " + _UNBIASED)),
     rule="equivalence", expected=HOLDS, trial=unbiased_trial, decide=unbiased_decide,
+    # unbiased_decide decides with the confidence sequence whenever sequential_batch is set.
+    anytime=True,
     # The margin is the bias the plan detects with the design power: 5% (quick) and 2%
     # (full) of ||alpha||_1; 300 smoke trials reach half of it.  Smoke adds zero_coefficient,
     # the only instance with a 0 in alpha (the compiled estimator drops zeros before it indexes

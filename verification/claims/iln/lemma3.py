@@ -70,7 +70,8 @@ def variance_decide(records, config, alpha) -> Verdict:
 
     The squared error lies in ``[0, (2 ||alpha^(t)||_1)^2 k(x_t, x_t)]`` (``|E_t|`` and
     ``|<f_t, Phi(x_t)>|`` are at most ``||alpha^(t)||_1``), so
-    :func:`verification.statistics.mean_interval` covers its mean with probability at least
+    the mean rule's Hoeffding and empirical Bernstein bounds (:mod:`verification.rules.mean`)
+    cover its mean with probability at least
     ``1 - alpha / G`` at each of the G points: violated when a lower end exceeds the printed
     ``((16B+1) eta t)^2 / m``, holds when every upper end is below it.  The details report the
     tightness against the printed bound and against the proof's intermediate

@@ -7,14 +7,17 @@ the proof's eta and m) once per repetition, repetition after repetition, and wri
 the claim's configuration, so a new measurement is a new trial rather than a stale one reused
 from the store), fits per repetition one log-log slope of the time in T (at B = 1) and one in
 B (at T = 128), and decides with the rate rule (:func:`verification.rules.rate_bound`): each
-mean slope against the exponent of the operation count the proof's parameters imply,
+median slope against the exponent of the operation count the proof's parameters imply,
 ``T * m_proof(B, T)`` (the theorem's ``B^4 T^2`` with its logarithmic factor and constants made
-explicit), plus :data:`TOLERANCE`.  The repetitions are interleaved, so a drift of the
-machine's speed hits every grid point of a repetition alike, and they are the independent
-units of the rule's t interval.  A file with fewer than
-:data:`verification.rules.MIN_REPETITIONS` repetitions, or one without ``rep`` (the old format,
-whose rounds ran back to back and are not independent repetitions), is reported without a
-decision.  A rate over a finite grid is evidence, not proof.
+explicit), plus :data:`TOLERANCE`, by the exact sign test.  The repetitions are interleaved, so
+a drift of the machine's speed hits every grid point of a repetition alike, and they are the
+independent units of the sign test; the grid points of each repetition run in a seeded random
+order, and the rule tests the repetitions for serial dependence in the order measured.  A file
+with fewer repetitions than the sign test needs at the claim's level
+(:func:`verification.rules.minimum_repetitions`: 17 in a whole-catalog run, :func:`runtime_plan`
+plans them), or one without ``rep`` (the old format, whose rounds ran back to back and are not
+independent repetitions), is reported without a decision.  A rate over a finite grid is
+evidence, not proof.
 
 The file is found through the configuration only, never through the working directory: an
 absolute ``benchmark_json``, or one relative to the configuration's ``repository_root``.
@@ -22,6 +25,7 @@ absolute ``benchmark_json``, or one relative to the configuration's ``repository
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.metadata
 import json
@@ -34,7 +38,8 @@ import numpy as np
 
 from iln import theory
 from verification import rules
-from verification.catalog import Claim, profiles, register, sources
+from verification.catalog import CATALOG_RUN_SHARE, Claim, profiles, register, sources
+from verification.rules.pilot import RatePlan, rate_plan
 from verification.verdicts import HOLDS, Verdict
 
 #: the benchmark file, relative to the repository root.
@@ -178,7 +183,7 @@ def rate_point(record, times, axis: str) -> tuple[rules.RatePoint, dict]:
     slopes = _slopes(times, sizes, key)
     medians = [float(np.median([row[key(s)] for row in times.values() if key(s) in row])) for s in sizes]
     instance = {"axis": axis, "grid": list(sizes), "benchmark_sha256": record["sha256"]}
-    return (rules.RatePoint(axis, slopes, count_slope, tolerance=TOLERANCE, instance=instance),
+    return (rules.RatePoint(axis, slopes, count_slope, tolerance=TOLERANCE, instance=instance, time_ordered=True),
             {"slopes": slopes, "operation_count_slope": count_slope, "theorem_exponent": 2 if axis == "T" else 4,
              "grid": list(sizes), "median_time_s": medians})
 
@@ -186,11 +191,12 @@ def rate_point(record, times, axis: str) -> tuple[rules.RatePoint, dict]:
 def runtime_decide(records, config, alpha) -> Verdict:
     """The rate rule on the exponents in T and in B, each against the operation count's.
 
-    Each mean slope (over the repetitions) is tested one-sided against the exponent of
-    ``T * m_proof(B, T)`` over the same grid plus :data:`TOLERANCE` (violated: time grows
-    faster than the samples drawn), at ``1 - alpha / 2`` for each of T and B.  Without the
-    file, with the old format or with too few repetitions the numbers are reported without
-    a decision (inconclusive, with the reason).
+    Each median slope (over the repetitions) is tested one-sided, by the exact sign test,
+    against the exponent of ``T * m_proof(B, T)`` over the same grid plus :data:`TOLERANCE`
+    (violated: time grows faster than the samples drawn), at ``1 - alpha / 2`` for each of T and
+    B.  Without the file, with the old format, with too few repetitions for the sign test at
+    that level, or with repetitions that show serial dependence, the numbers are reported
+    without a decision (inconclusive, with the reason).
     """
     record = records[0]
     claim = "iln.thm1.runtime"
@@ -216,6 +222,31 @@ def runtime_decide(records, config, alpha) -> Verdict:
     return rules.rate_bound(claim, points, alpha, details=details, refuse=refuse)
 
 
+#: the pilot of the repetitions' plan (issue 42): the benchmark file measured 2026-11-24 (AMD EPYC,
+#: SHA-256 1248bfa0...c5cc7b97, 15 interleaved repetitions), seen before the rate rule became the
+#: sign test.  Per axis, the mean and standard deviation of its 15 slopes, their number and the
+#: bound (the operation count's exponent plus TOLERANCE) they were measured against.
+RUNTIME_PILOT: dict[str, tuple[float, float, int, float]] = {  # (mean, sd, repetitions, bound)
+    "T": (2.0628245, 0.016108835, 15, 2.2295992),
+    "B": (3.9219968, 0.020148096, 15, 4.1385775),
+}
+
+
+@functools.cache
+def runtime_plan() -> RatePlan:
+    """The benchmark's repetitions (``tests/benchmarks/test_algorithm1_scaling.py``'s
+    ``REPETITIONS``): both axes' sign tests must find the median slope below its bound for
+    "holds", each at half a claim's share of a whole-catalog run
+    (:data:`verification.catalog.CATALOG_RUN_SHARE`), planned on :data:`RUNTIME_PILOT`'s
+    one-sided 95% lower confidence bounds on the margins (:func:`verification.rules.pilot.rate_plan`)."""
+    return rate_plan(list(RUNTIME_PILOT.values()), CATALOG_RUN_SHARE / 2)
+
+
+def _plan_text() -> str:
+    return (f"benchmark pilot of 2026-11-24 (15 repetitions): {runtime_plan().describe()}; "
+            f"{HOW_TO_MEASURE} measures that many")
+
+
 _RUNTIME = r"\text{The run-time of the algorithm is } \tilde{O}(\rho B^4 T^2)"
 
 
@@ -226,10 +257,10 @@ register(Claim(
     # time should grow no faster than the number of samples, T * m_proof(B, T).
     rule="rate", expected=HOLDS, trial=runtime_trial, decide=runtime_decide,
     configs=profiles({"n_trials": 1, "benchmark_json": BENCHMARK_JSON, "repository_root": repository_root,
-                      "benchmark_sha256": _default_digest}, smoke={}, quick={}, full={}),
+                      "benchmark_sha256": _default_digest, "plan": _plan_text}, smoke={}, quick={}, full={}),
     instances="pytest-benchmark run times of Algorithm 1 at the proof's eta and m on the Section 6 "
               "data (random coordinates, D = 2T), one numba thread, CPU time: T = 64, 128, 256 at B = 1 and "
-              "B = 1, 1.5, 2, 2.5 at T = 128, the whole grid once per repetition, 15 interleaved "
-              "repetitions",
+              "B = 1, 1.5, 2, 2.5 at T = 128, the whole grid once per repetition in a seeded random order, "
+              "as many interleaved repetitions as runtime_plan asks for (17)",
 ))
 

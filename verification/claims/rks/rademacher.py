@@ -60,7 +60,7 @@ def trial(config, seed) -> dict:
 
 def decide(records, config, alpha) -> Verdict:
     """Mean rule: per (class, K, m) the exact-coverage interval of the mean of a variable in
-    ``[0, C]`` (:func:`verification.statistics.mean_interval`) at ``1 - alpha / G``; violated
+    ``[0, C]`` (:func:`verification.rules.mean_bound`) at ``1 - alpha / G``; violated
     when a lower end exceeds ``C / sqrt(m)``, holds when every upper end is below it."""
     C, points, exact_values = config["C"], [], {}
     for name, K, m in grid(config, "classes", "K", "m"):
@@ -78,7 +78,7 @@ def decide(records, config, alpha) -> Verdict:
 def _rademacher_trials(m_max, C, n_keys, shift_fraction):
     """Trials to detect a mean above the bound by ``shift_fraction`` of the gap between the
     exact +-1 value and C / sqrt(m) at the largest m, with the design power (Hoeffding on
-    [0, C], design level split over the points and halved for mean_interval)."""
+    [0, C], design level split over the points and halved for the mean rule's Hoeffding part)."""
     gap = fc.rademacher_bound(C, m_max) - fc.rademacher_sign_features(C, m_max)
     return statistics.hoeffding_sample_size(0.0, C, shift_fraction * gap, DESIGN_ALPHA / (2 * n_keys),
                                             DESIGN_POWER)
