@@ -1,11 +1,14 @@
 """iln.seed_sequence: a child's seeds hashed in compiled code equal numpy's SeedSequence's."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from iln import random_streams, seed_sequence
+from iln.random_streams import child
 
 #: entropy as numpy takes it: an int of any width, or a sequence of them.
 ENTROPY = st.one_of(st.integers(0, 2**256), st.lists(st.integers(0, 2**70), max_size=6),
@@ -59,3 +62,30 @@ def test_a_string_in_the_entropy_is_refused():
     # numpy parses "123" as a number; no seed of the project is a string, so Child refuses it.
     with pytest.raises(TypeError, match="string"):
         seed_sequence.Child(np.random.SeedSequence(["123"]), 0)
+
+
+def test_a_new_seed_stream_shares_no_seed_with_the_old_one():
+    from verification import catalog, trials
+
+    old = trials.claim_seed(0, "rks.fig2.alpha_inf_decay")
+    assert trials.claim_seed(0, "rks.fig2.alpha_inf_decay", 0).generate_state(4).tolist() == \
+        old.generate_state(4).tolist()  # stream 0: the seeds claims always had
+    streams = [trials.claim_seed(0, "rks.fig2.alpha_inf_decay", k) for k in range(3)]
+    states = {tuple(child(s, i).generate_state(4)) for s in streams for i in range(200)}
+    assert len(states) == 3 * 200
+    with pytest.raises(ValueError, match=catalog.SEED_STREAM):
+        trials.claim_seed(0, "rks.fig2.alpha_inf_decay", -1)
+
+
+def test_a_configuration_s_seed_stream_reaches_its_trials(monkeypatch):
+    from verification import catalog, trials
+
+    seen = []
+    claim = catalog.get("iln.alg2.unbiased")
+    monkeypatch.setattr(catalog, "get", lambda claim_id: dataclasses.replace(
+        claim, trial=lambda config, seed: seen.append(tuple(seed.spawn_key)) or {}))
+    config = claim.config("smoke")
+    trials.run_batch(claim.id, config, 0, [0])
+    trials.run_batch(claim.id, {**config, catalog.SEED_STREAM: 2}, 0, [0])
+    key = catalog.claim_key(claim.id)
+    assert seen == [(key, 0), (key, 2, 0)]

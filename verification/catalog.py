@@ -46,6 +46,7 @@ __all__ = [
     "ERRATUM_KINDS",
     "PAPERS",
     "PROFILES",
+    "SEED_STREAM",
     "SEQUENTIAL",
     "Claim",
     "Erratum",
@@ -237,6 +238,13 @@ CATALOG_RUN_SHARE = 1e-3 / 40
 #: stopped at its first decided checkpoint does not keep it (the exact binomial rule's level
 #: grows 7 to 18 times, issue 42).
 SEQUENTIAL = "sequential_batch"
+
+#: the configuration key that gives a claim's trials a new stream of seeds: a claim whose plan
+#: changes after a run that decided it raises its stream by one, so that the new run uses seeds
+#: the old one never used (a run that kept the old seeds and added some would be the old
+#: decision looked at again: optional stopping).  Stream 0, the default, is the seeds of
+#: :func:`verification.trials.claim_seed` as they always were.
+SEED_STREAM = "seed_stream"
 
 
 @dataclass(frozen=True)

@@ -72,10 +72,19 @@ def on_library_threads(function: Callable, *args):
     return function(*args)
 
 
-def claim_seed(seed: int, claim_id: str) -> np.random.SeedSequence:
+def claim_seed(seed: int, claim_id: str, stream: int = 0) -> np.random.SeedSequence:
     """The seed of claim ``claim_id``'s trials under master seed ``seed``: trial i draws from its
-    child i, whatever the number of workers or machines (README, Design, principle 7)."""
-    return child(np.random.SeedSequence(seed), catalog.claim_key(claim_id))
+    child i, whatever the number of workers or machines (README, Design, principle 7).
+
+    ``stream`` (a configuration's :data:`verification.catalog.SEED_STREAM`): above 0, a stream
+    of seeds no other stream shares, for a claim whose plan changed after a deciding run; 0
+    gives the seeds claims always had.
+    """
+    if isinstance(stream, bool) or not isinstance(stream, int) or stream < 0:
+        raise ValueError(f"{catalog.SEED_STREAM} must be a non-negative int, got {stream!r}")
+    key = catalog.claim_key(claim_id)
+    # (key, stream) and (key,) are spawn keys of different lengths: their children never meet.
+    return child(np.random.SeedSequence(seed), key, stream) if stream else child(np.random.SeedSequence(seed), key)
 
 
 def error_text(error: BaseException) -> str:
@@ -95,7 +104,7 @@ def run_batch(claim_id: str, config: dict, seed: int, indices: Sequence[int]) ->
         On an interrupt (Ctrl-C), with the trials finished before it: the run stores them.
     """
     claim = catalog.get(claim_id)
-    trials_seed = claim_seed(seed, claim_id)
+    trials_seed = claim_seed(seed, claim_id, config.get(catalog.SEED_STREAM, 0))
     out: list[tuple[int, dict, float]] = []
     for i in indices:
         if interruption.requested():

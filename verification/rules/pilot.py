@@ -395,7 +395,7 @@ def pilot_records(claim_id: str, profile: str, master_seed: int, trials: int) ->
         raise ValueError(f"trials must be an int >= 2, got {trials!r}")
     claim = catalog.get(claim_id)
     config = {**claim.config(profile), "n_trials": trials}
-    seed = claim_seed(master_seed, claim_id)
+    seed = claim_seed(master_seed, claim_id, config.get(catalog.SEED_STREAM, 0))
     with one_library_thread():  # as a run's trials: the same numbers on every machine
         return [claim.trial(config, child(seed, i)) for i in range(trials)]
 
