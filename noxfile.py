@@ -1,4 +1,4 @@
-"""Sessions of the project: tests, lint, verify, report, selftest, bench, compare (``nox -l`` lists them)."""
+"""Sessions of the project: tests, lint, docs, verify, report, selftest, bench, compare (``nox -l`` lists them)."""
 
 from pathlib import Path
 
@@ -30,6 +30,14 @@ def lint(session):
     session.run("ruff", "check", "iln", "verification", "tests", "noxfile.py")
     # Settings (the files, the libraries without types) are in pyproject.toml's [tool.mypy].
     session.run("mypy")
+
+
+@nox.session
+def docs(session):
+    """Build the documentation into docs/_build/html, warnings as errors (``-- ARGS`` to sphinx-build)."""
+    session.install(".[docs]")
+    # --keep-going: every warning is listed before the build fails.
+    session.run("sphinx-build", "-W", "--keep-going", "-b", "html", "docs", "docs/_build/html", *session.posargs)
 
 
 @nox.session
