@@ -53,7 +53,7 @@ def verify(session):
 
 @nox.session
 def report(session):
-    """Run every claim on the full profile; regenerate reports/ and the README's verdict tables."""
+    """Run every claim on the full profile; regenerate reports/ and the README's headline."""
     session.install(".")
     session.run("iln-verify", "run", "--profile", "full", "--store", "reports/store.sqlite",
                 "--json", "reports/summary-run.json", *session.posargs)
@@ -65,7 +65,7 @@ def report(session):
 
 @nox.session
 def bench(session):
-    """Measure Algorithm 2's cost per sample and Algorithm 1's run time; print the README table."""
+    """Measure Algorithm 2's cost per sample and Algorithm 1's run time; print the table."""
     session.install(".[test]")
     for name, target in (("estimator", "tests/benchmarks/test_estimator_speed.py"),
                          ("algorithm1", "tests/benchmarks/test_algorithm1_scaling.py"),
@@ -115,6 +115,6 @@ def mutants(session):
 
 @nox.session
 def compare(session):
-    """Compare the iln.sklearn estimators with scikit-learn's own at equal budgets; print the README table."""
+    """Compare the iln.sklearn estimators with scikit-learn's own at equal budgets; print the table."""
     session.install(".")
     session.run("python", "-m", "iln.benchmark_sklearn", *session.posargs)

@@ -5,7 +5,7 @@ arXiv Section 2, eq. 3): the learner may draw parameters ``w`` from ``mu`` and
 evaluate ``psi(x; w)``, whose absolute value the paper assumes below 1.  The
 kernel ``k(x, x') = E_w[psi(x; w) psi(x'; w)]`` (ICML eq. 2-3; arXiv eq. 2) is an
 *oracle*: only checkers and the comparator may call :meth:`FeatureFamily.kernel`;
-no learner does (README, Design, principle 1; ``tests/test_oracle_isolation.py``).
+no learner does (docs, Design, principle 1; ``tests/test_oracle_isolation.py``).
 
 Parameters ``W`` of ``n`` features are a float64 array of shape ``(n, p)``
 whose layout each family documents.  Built-in families also name a *kind*
