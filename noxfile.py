@@ -24,10 +24,12 @@ def tests(session):
 
 @nox.session
 def lint(session):
-    """Check style and common bugs with ruff, and the types of iln and verification with mypy."""
+    """Check style, docstrings and common bugs with ruff, and the types of iln and verification with mypy."""
     # The versions tests/test_project.py runs in CI (the test extra pins them).
     session.install(".[test]")
-    session.run("ruff", "check", "iln", "verification", "tests", "noxfile.py")
+    # ruff's D rules (numpy convention, [tool.ruff.lint] in pyproject.toml) check the docstrings
+    # the documentation's reference is built from.
+    session.run("ruff", "check", "iln", "verification", "tests", "noxfile.py", "docs")
     # Settings (the files, the libraries without types) are in pyproject.toml's [tool.mypy].
     session.run("mypy")
 

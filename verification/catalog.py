@@ -429,6 +429,7 @@ class Claim:
         return self.with_data(config, data)
 
     def sources_json(self) -> list[dict[str, str]]:
+        """The sources as JSON: one ``{paper, location, statement}`` per printed version."""
         return [{"paper": s.paper, "location": s.location, "statement": s.statement} for s in self.sources]
 
 

@@ -209,6 +209,7 @@ def note_module(app, what, name, obj, options, lines):
 
 
 def setup(app):
+    """Register the extension: the pages, and the filter of autodoc's members."""
     # When the configuration is read: before Sphinx lists the documents and autosummary reads them.
     app.connect("config-inited", write_pages)
     app.connect("autodoc-process-docstring", note_module)

@@ -1,4 +1,4 @@
-"""The README's headline and the documentation's verdict tables, written from ``summary.json``.
+r"""The README's headline and the documentation's verdict tables, written from ``summary.json``.
 
 The README shows the headline of the committed report.  Written by hand, such figures drift
 from the report they describe; written here, from ``summary.json``, they cannot: the block
@@ -21,7 +21,7 @@ Examples
 >>> block = readme_block({"claims": [], "not_run": ["x.a"]})
 >>> block.splitlines()[0] == START, block.splitlines()[-1] == END
 (True, True)
->>> with_verdict_tables(f"intro\\n{START}\\nold\\n{END}\\nrest\\n", {"claims": [], "not_run": []}).count("old")
+>>> with_verdict_tables(f"intro\n{START}\nold\n{END}\nrest\n", {"claims": [], "not_run": []}).count("old")
 0
 """
 
