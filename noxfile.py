@@ -1,4 +1,4 @@
-"""Sessions of the project: tests, lint, verify, report, selftest, bench, compare (``nox -l`` lists them)."""
+"""Sessions of the project: tests, lint, docs, verify, report, selftest, bench, compare (``nox -l`` lists them)."""
 
 from pathlib import Path
 
@@ -24,12 +24,22 @@ def tests(session):
 
 @nox.session
 def lint(session):
-    """Check style and common bugs with ruff, and the types of iln and verification with mypy."""
+    """Check style, docstrings and common bugs with ruff, and the types of iln and verification with mypy."""
     # The versions tests/test_project.py runs in CI (the test extra pins them).
     session.install(".[test]")
-    session.run("ruff", "check", "iln", "verification", "tests", "noxfile.py", "hatch_build.py")
+    # ruff's D rules (numpy convention, [tool.ruff.lint] in pyproject.toml) check the docstrings
+    # the documentation's reference is built from.
+    session.run("ruff", "check", "iln", "verification", "tests", "noxfile.py", "hatch_build.py", "docs")
     # Settings (the files, the libraries without types) are in pyproject.toml's [tool.mypy].
     session.run("mypy")
+
+
+@nox.session
+def docs(session):
+    """Build the documentation into docs/_build/html, warnings as errors (``-- ARGS`` to sphinx-build)."""
+    session.install(".[docs]")
+    # --keep-going: every warning is listed before the build fails.
+    session.run("sphinx-build", "-W", "--keep-going", "-b", "html", "docs", "docs/_build/html", *session.posargs)
 
 
 @nox.session
@@ -45,7 +55,7 @@ def verify(session):
 
 @nox.session
 def report(session):
-    """Run every claim on the full profile; regenerate reports/ and the README's verdict tables."""
+    """Run every claim on the full profile; regenerate reports/ and the README's headline."""
     session.install(".")
     session.run("iln-verify", "run", "--profile", "full", "--store", "reports/store.sqlite",
                 "--json", "reports/summary-run.json", *session.posargs)
@@ -57,7 +67,7 @@ def report(session):
 
 @nox.session
 def bench(session):
-    """Measure Algorithm 2's cost per sample and Algorithm 1's run time; print the README table."""
+    """Measure Algorithm 2's cost per sample and Algorithm 1's run time; print the table."""
     session.install(".[test]")
     for name, target in (("estimator", "tests/benchmarks/test_estimator_speed.py"),
                          ("algorithm1", "tests/benchmarks/test_algorithm1_scaling.py"),
@@ -107,6 +117,6 @@ def mutants(session):
 
 @nox.session
 def compare(session):
-    """Compare the iln.sklearn estimators with scikit-learn's own at equal budgets; print the README table."""
+    """Compare the iln.sklearn estimators with scikit-learn's own at equal budgets; print the table."""
     session.install(".")
     session.run("python", "-m", "iln.benchmark_sklearn", *session.posargs)

@@ -1,4 +1,4 @@
-"""Validation of arguments at the public boundary (README, Design, Bad input): one check for each
+"""Validation of arguments at the public boundary (docs, Design, Bad input): one check for each
 kind of argument, numbers, choices and arrays, that more than one function takes.
 
 Each function returns the cleaned value or raises ``TypeError``/``ValueError``

@@ -13,7 +13,7 @@ Trick", eq. (6)) compares the learner's cumulative loss with
 defined in Section 2 of both versions). This module computes that minimum exactly from the
 Gram matrix :math:`K_{st} = \\langle \\Phi(x_s), \\Phi(x_t) \\rangle = k(x_s, x_t)`.
 
-The kernel is an *oracle* (README, Design, principle 1): only checkers may call this module,
+The kernel is an *oracle* (docs, Design, principle 1): only checkers may call this module,
 never a learner.
 
 Notes

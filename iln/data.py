@@ -12,7 +12,7 @@ Every random generator takes an explicit keyword ``seed`` (an ``int >= 0`` or a
 most float64 entries a numpy array can hold.
 
 The worst-case helpers (:func:`alternating_labels`, :func:`constant_labels`,
-:func:`adversarial_label`, :func:`two_point_inputs`) follow README, Design, principle 5: bounds
+:func:`adversarial_label`, :func:`two_point_inputs`) follow docs, Design, principle 5: bounds
 that hold "for every sequence" are checked on sequences built to push against them.
 """
 

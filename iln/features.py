@@ -5,7 +5,7 @@ arXiv Section 2, eq. 3): the learner may draw parameters ``w`` from ``mu`` and
 evaluate ``psi(x; w)``, whose absolute value the paper assumes below 1.  The
 kernel ``k(x, x') = E_w[psi(x; w) psi(x'; w)]`` (ICML eq. 2-3; arXiv eq. 2) is an
 *oracle*: only checkers and the comparator may call :meth:`FeatureFamily.kernel`;
-no learner does (README, Design, principle 1; ``tests/test_oracle_isolation.py``).
+no learner does (docs, Design, principle 1; ``tests/test_oracle_isolation.py``).
 
 Parameters ``W`` of ``n`` features are a float64 array of shape ``(n, p)``
 whose layout each family documents.  Built-in families also name a *kind*
@@ -299,6 +299,7 @@ class RandomCoordinate(_CoordinateFamily):
     oracle = "closed form"
 
     def sample(self, n, rng):
+        """Draw ``n`` coordinates uniform on ``0..D-1``, shape ``(n, 1)``."""
         n = arguments.integer(n, "n", 0)
         return rng.integers(0, self.dim, size=n).astype(np.float64)[:, None]
 
@@ -309,6 +310,7 @@ class RandomCoordinate(_CoordinateFamily):
         return X @ Y.T / self.dim
 
     def check_inputs(self, X, name="X"):
+        """Validate inputs: finite, with every coordinate ``|x_d| < 1`` (so that ``|psi| < 1``)."""
         X = super().check_inputs(X, name)
         if X.size and np.max(np.abs(X)) >= 1.0:
             raise ValueError(
@@ -341,6 +343,7 @@ class RandomStump(_CoordinateFamily):
         self.scale = _check_open_unit("scale", scale)
 
     def sample(self, n, rng):
+        """Draw ``n`` stumps: a coordinate uniform on ``0..D-1`` and a standard normal threshold."""
         n = arguments.integer(n, "n", 0)
         d = rng.integers(0, self.dim, size=n).astype(np.float64)
         t = rng.standard_normal(n)
@@ -360,6 +363,7 @@ class RandomStump(_CoordinateFamily):
         return self.scale**2 * out
 
     def numba_params(self):
+        """The compiled sampler's parameter: the scale ``s`` of ``psi = s sign(x_d - t)``."""
         return np.array([self.scale])
 
     def __repr__(self):
@@ -406,6 +410,7 @@ class RandomFourier(_ProjectionFamily):
         self.gamma = arguments.positive_real(gamma, "gamma")
 
     def sample(self, n, rng):
+        """Draw ``n`` rows ``(w, b)``: ``w ~ N(0, 2 gamma I)`` and ``b`` uniform on ``[0, 2 pi)``."""
         n = arguments.integer(n, "n", 0)
         w = rng.standard_normal((n, self.dim)) * math.sqrt(2.0 * self.gamma)
         b = rng.uniform(0.0, 2.0 * math.pi, size=n)
@@ -419,6 +424,7 @@ class RandomFourier(_ProjectionFamily):
         return 0.5 * np.exp(-self.gamma * np.maximum(sq, 0.0))
 
     def numba_params(self):
+        """The compiled sampler's parameter: the kernel width ``gamma``."""
         return np.array([self.gamma])
 
     def __repr__(self):
@@ -476,6 +482,7 @@ class RandomSign(_ProjectionFamily):
         self.scale = _check_open_unit("scale", scale)
 
     def sample(self, n, rng):
+        """Draw ``n`` rows ``(w, 0)`` with ``w ~ N(0, I)`` (the sign ignores ``w``'s norm)."""
         n = arguments.integer(n, "n", 0)
         return np.column_stack([rng.standard_normal((n, self.dim)), np.zeros(n)])
 
@@ -489,6 +496,7 @@ class RandomSign(_ProjectionFamily):
         return np.where((nx[:, None] > 0) & (ny[None, :] > 0), k, 0.0)
 
     def numba_params(self):
+        """The compiled sampler's parameter: the scale ``s`` of ``psi = s sign(w . x)``."""
         return np.array([self.scale])
 
     def __repr__(self):
@@ -522,6 +530,7 @@ class SphereNeuron(_ProjectionFamily):
         self.n_angular = int(n_angular)
 
     def sample(self, n, rng):
+        """Draw ``n`` rows ``(w, 0)`` with ``w`` uniform on the unit sphere."""
         n = arguments.integer(n, "n", 0)
         g = rng.standard_normal((n, self.dim))
         norms = np.linalg.norm(g, axis=1, keepdims=True)
@@ -531,6 +540,7 @@ class SphereNeuron(_ProjectionFamily):
         return self.activation(z)
 
     def check_inputs(self, X, name="X"):
+        """Validate inputs: finite, in the closed unit ball (so that ``|w . x| <= 1``)."""
         X = super().check_inputs(X, name)
         # The tolerance admits points normalised onto the sphere in floating point.
         if X.size and np.max(np.linalg.norm(X, axis=1)) > 1.0 + 1e-12:
@@ -616,6 +626,7 @@ class RandomSigmoid(SphereNeuron):
         return special.expit(self.gain * z)
 
     def numba_params(self):
+        """The compiled sampler's parameter: the sigmoid's ``gain``."""
         return np.array([self.gain])
 
     def __repr__(self):
@@ -658,6 +669,7 @@ class CustomFamily(FeatureFamily):
         self._sampler, self._psi, self._psi_paired_fn, self.name = sampler, psi, psi_paired, name
 
     def sample(self, n, rng):
+        """Draw ``n`` parameters with the user's sampler, checked to return ``n`` rows."""
         n = arguments.integer(n, "n", 0)
         W = np.asarray(self._sampler(n, rng), dtype=np.float64)
         if W.ndim == 1:
@@ -680,6 +692,7 @@ class CustomFamily(FeatureFamily):
         return values
 
     def psi_validated(self, X, W):
+        """The user's ``psi`` on all pairs, its values checked finite and below 1 in absolute value."""
         # The user's values are checked even here: they are outputs, not inputs checked once.
         return self._bounded(self._psi(X, W), (X.shape[0], W.shape[0]), "psi")
 

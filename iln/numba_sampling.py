@@ -5,7 +5,7 @@ parameters ``w ~ mu`` and sums ``psi(x_i; w) psi(x; w)``.  Samples are cut
 into chunks of fixed length; each chunk has its own counter-based stream
 (SplitMix64, Steele, Lea & Flood 2014) keyed by ``(key, i, chunk)``, and the
 chunk sums are added in index order.  The result therefore does not depend on
-how many threads run the ``prange`` (README, Design, principle 7).
+how many threads run the ``prange`` (docs, Design, principle 7).
 
 Feature kinds mirror :mod:`iln.features` (``KIND_*``): the compiled samplers
 draw the same distributions as the families' :meth:`sample` methods, which

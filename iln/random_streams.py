@@ -4,7 +4,7 @@ A run has one :class:`numpy.random.SeedSequence`.  Everything random below it
 (a round of Algorithm 1, a call of Algorithm 2, a chunk of samples inside a
 numba kernel) gets its own child, named by its position rather than by the
 order in which children happen to be spawned.  That is what makes the numbers
-independent of the number of threads, processes or machines (README, Design,
+independent of the number of threads, processes or machines (docs, Design,
 principle 7): a work item's stream depends only on the master seed and the
 item's index.
 """

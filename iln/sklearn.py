@@ -128,7 +128,7 @@ def auto_step(family: features.FeatureFamily, X: np.ndarray, T: int, seed) -> fl
 
     ``k_bar`` is the mean over the points of ``k(x, x) = E_w[psi(x; w)^2] = ||Phi(x)||^2``
     (ICML eq. 2-3; arXiv eq. 2), estimated from ``psi`` on 256 sampled features and at
-    most 256 of the points: the learner only samples, as README, Design, principle 1 asks.
+    most 256 of the points: the learner only samples, as docs, Design, principle 1 asks.
     A gradient step of size ``eta`` on the squared loss moves the prediction at its own
     point by ``eta k(x, x)`` times the residual; this step moves it by ``1/sqrt(T)`` of the
     residual.  It is Theorem 1's ``eta = B / sqrt(T)`` with ``B = 1`` for the features

@@ -682,7 +682,7 @@ def test_predict_validates_its_input():
 
 
 # ---------------------------------------------------------------------------------------
-# No learner but kernel OGD reads the oracle (README, Design, principle 1).
+# No learner but kernel OGD reads the oracle (docs, Design, principle 1).
 # ---------------------------------------------------------------------------------------
 ORACLE_NAMES = {"kernel", "_kernel", "quadrature_kernel", "has_kernel", "oracle"}
 

@@ -198,11 +198,11 @@ def test_update_sign_exact_run_is_the_shipped_printed_algorithm():
 
 
 # ------------------------------------------------------------------------------------------
-# The two versions, line by line (README section): every quoted line checked
+# The two versions, line by line (docs/explanation/versions.md): every quoted line checked
 # ------------------------------------------------------------------------------------------
 
-README = Path(__file__).resolve().parents[1] / "README.md"
-VERSIONS_TITLE = "## The two versions, line by line"
+VERSIONS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "explanation" / "versions.md"
+VERSIONS_TITLE = "# The two versions, line by line"
 #: a quoted line of the section: "- ICML: `...`", or "- arXiv, not in the text: `...`".
 QUOTED_LINE = re.compile(r"^\s*- (ICML|arXiv)(, not in the text)?: `(.+)`\s*$")
 #: the statements compared (ICML numbering), each a subsection of its own.
@@ -211,15 +211,14 @@ COMPARED = ["Algorithm 1", "Algorithm 2", "Theorem 1", "Corollary 1",
 
 
 def versions_section() -> dict[str, list[re.Match]]:
-    """The section's quoted lines, by subsection title."""
-    text = README.read_text(encoding="utf-8")
-    assert VERSIONS_TITLE in text, f"README.md has no section {VERSIONS_TITLE!r}"
-    section = text.split(VERSIONS_TITLE, 1)[1].split("\n## ", 1)[0]
+    """The page's quoted lines, by subsection title."""
+    text = VERSIONS_PAGE.read_text(encoding="utf-8")
+    assert text.startswith(VERSIONS_TITLE + "\n"), f"{VERSIONS_PAGE} does not start with {VERSIONS_TITLE!r}"
     quoted: dict[str, list[re.Match]] = {}
     title = None
-    for line in section.splitlines():
-        if line.startswith("### "):
-            title = line[4:].strip()
+    for line in text.splitlines():
+        if line.startswith("## "):
+            title = line[3:].strip()
             quoted[title] = []
         elif (match := QUOTED_LINE.match(line)) is not None:
             assert title is not None, line
@@ -244,7 +243,7 @@ def test_every_line_the_versions_section_quotes_is_in_its_paper_and_every_absenc
             found = papers[paper].locate(quotation)
             if isinstance(found, Location) == absent:
                 failures.append(f"{title}: {paper}{' (said absent)' if absent else ''}: {found}")
-    assert not failures, "README's line-by-line comparison misquotes:\n" + "\n".join(failures)
+    assert not failures, "The line-by-line comparison of the versions misquotes:\n" + "\n".join(failures)
 
 
 def test_rks_lemma1_erratum_exact():

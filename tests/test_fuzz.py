@@ -1,7 +1,7 @@
 """Bad input (issue #8, part 4): a hypothesis fuzz of every public entry point of ``iln`` and of
 the CLI.
 
-Contract (README, Design, Bad input): a call either succeeds or raises ``ValueError``/``TypeError``
+Contract (docs, Design, Bad input): a call either succeeds or raises ``ValueError``/``TypeError``
 whose message names one of the entry point's arguments; nothing hangs or returns NaN silently.
 The CLI returns 0 or 1, or 2 with one line on stderr.  Numbers are kept small so that a valid
 call stays cheap (a huge but valid ``m`` is slow, not wrong); the compiled kernels of

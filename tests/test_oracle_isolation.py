@@ -1,4 +1,4 @@
-"""No learner code path reads an oracle kernel (README, Design, principle 1).
+"""No learner code path reads an oracle kernel (docs, Design, principle 1).
 
 Exact-kernel online gradient descent (``iln/baselines/kernel_ogd.py``) is the one
 learner allowed to: it is the "kernel trick" learner the others are compared with.

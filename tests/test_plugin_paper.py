@@ -1,9 +1,12 @@
 """Papers are plug-ins: a third-party paper, installed beside the project, is in every command.
 
-The paper is the README's "Adding a paper" example, written from the README as it stands,
-installed with pip into a folder of its own (put on ``PYTHONPATH`` of the commands, so that
-nothing is installed into the running environment) and run through ``iln-verify list``,
-``run``, ``report`` and the self-test in subprocesses, with no change to this repository.
+The paper is the tutorial's (``docs/tutorial/own-paper.md``): its files, which the page
+includes from ``docs/tutorial/tinypaper/``, are installed with pip into a folder of their own
+(put on ``PYTHONPATH`` of the commands, so that nothing is installed into the running
+environment) and run through the page's commands, ``iln-verify list``, ``run``, ``show``,
+``report`` and the self-test, in subprocesses, with no change to this repository.  So the
+tutorial cannot rot: its false statement must come out ``violated`` with a counterexample,
+its true one ``holds``.
 """
 
 from __future__ import annotations
@@ -26,20 +29,20 @@ ROOT = Path(__file__).resolve().parents[1]
 CLAIMS = ("tiny.prop1.mean", "tiny.prop2.second_moment")
 
 
-def _section(title: str) -> str:
-    readme = (ROOT / "README.md").read_text()
-    return readme.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+#: the tutorial's page, and the folder of the plug-in it walks through.
+TUTORIAL = ROOT / "docs" / "tutorial" / "own-paper.md"
+PACKAGE = ROOT / "docs" / "tutorial" / "tinypaper"
 
 
-def _readme_files() -> dict[str, str]:
-    """The files of the README's example: each code block after a ``<!-- file: PATH -->``."""
-    blocks = re.findall(r"<!-- file: (\S+) -->\n```\w+\n(.*?)```", _section("Adding a paper"), re.S)
-    return dict(blocks)
+def _tutorial_files() -> dict[str, str]:
+    """The files of the tutorial's plug-in, by their path below ``docs/tutorial``."""
+    return {str(path.relative_to(PACKAGE.parent)): path.read_text() for path in sorted(PACKAGE.rglob("*"))
+            if path.is_file() and "__pycache__" not in path.parts}
 
 
-def _readme_commands() -> list[list[str]]:
-    """The commands of the README's example, after its ``pip install``."""
-    (block,) = re.findall(r"```bash\n(.*?)```", _section("Adding a paper"), re.S)
+def _tutorial_commands() -> list[list[str]]:
+    """The commands of the tutorial, after its ``pip install``."""
+    (block,) = re.findall(r"```bash\n(.*?)```", TUTORIAL.read_text(), re.S)
     lines = [shlex.split(line) for line in block.strip().splitlines()]
     assert lines[0][:2] == ["pip", "install"]
     return lines[1:]
@@ -53,7 +56,7 @@ def _env(*paths: Path) -> dict[str, str]:
 
 
 def _command(words: list[str], extra: list[str]) -> list[str]:
-    """A README command as this test runs it: this interpreter and this checkout, plus ``extra``."""
+    """A tutorial's command as this test runs it: this interpreter and this checkout, plus ``extra``."""
     program = {"iln-verify": [sys.executable, "-m", "verification"], "python": [sys.executable]}[words[0]]
     return [*program, *words[1:], *extra]
 
@@ -64,9 +67,9 @@ def _run(argv: list[str], env: dict[str, str], cwd: Path) -> subprocess.Complete
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
-    """The README's example package, installed by pip into a folder of its own."""
+    """The tutorial's plug-in, installed by pip into a folder of its own."""
     base = tmp_path_factory.mktemp("tinypaper")
-    for path, text in _readme_files().items():
+    for path, text in _tutorial_files().items():
         (base / path).parent.mkdir(parents=True, exist_ok=True)
         (base / path).write_text(text)
     site = base / "site"
@@ -79,18 +82,22 @@ def installed(tmp_path_factory) -> Path:
     return site
 
 
-def test_readme_example_has_the_package_files():
-    assert set(_readme_files()) == {"tinypaper/pyproject.toml", "tinypaper/tinypaper/__init__.py",
-                                    "tinypaper/tinypaper/claims.py"}
-    commands = _readme_commands()
-    assert [c[:2] for c in commands] == [["iln-verify", "list"], ["iln-verify", "run"], ["iln-verify", "report"],
-                                         ["python", "-m"]]
+def test_the_tutorial_includes_its_plugin_s_files_and_runs_its_commands():
+    files = _tutorial_files()
+    assert set(files) == {"tinypaper/pyproject.toml", "tinypaper/tinypaper/__init__.py",
+                          "tinypaper/tinypaper/claims.py"}
+    page = TUTORIAL.read_text()
+    for path in files:  # the page shows each file as it stands (Sphinx's literalinclude)
+        assert f"```{{literalinclude}} {path}\n" in page, path
+    commands = _tutorial_commands()
+    assert [c[:2] for c in commands] == [["iln-verify", "list"], ["iln-verify", "run"], ["iln-verify", "show"],
+                                         ["iln-verify", "report"], ["python", "-m"]]
 
 
 @pytest.mark.system
 def test_third_party_paper_is_in_list_run_report_and_selftest(installed, tmp_path):
     env = _env(installed)
-    listing, run, report, selftest = _readme_commands()
+    listing, run, show, report, selftest = _tutorial_commands()
     store, out = tmp_path / "store.sqlite", tmp_path / "report"
 
     done = _run(_command(listing, ["--json"]), env, tmp_path)
@@ -109,10 +116,23 @@ def test_third_party_paper_is_in_list_run_report_and_selftest(installed, tmp_pat
     assert re.search(r"^tiny\.prop1\.mean\s+holds\s.*\)$", done.stdout, re.M), done.stdout
     assert re.search(r"^tiny\.prop2\.second_moment\s+violated\s.*\)$", done.stdout, re.M), done.stdout
 
+    # The false statement's stored verdict names its counterexample and how to reproduce it.
+    done = _run(_command(show, ["--store", str(store)]), env, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "verdict: violated" in done.stdout, done.stdout
+    (counterexample,) = re.findall(r"^  counterexample: (.+)$", done.stdout, re.M)
+    assert "'point': 'mean_square'" in counterexample, counterexample
+    assert "'reproduce': 'iln-verify run tiny.prop2.second_moment --profile smoke --seed 0'" in counterexample
+
     done = _run(_command(report, ["--store", str(store), "--out", str(out)]), env, tmp_path)
     assert done.returncode == 0, done.stderr
     summary = json.loads((out / "summary.json").read_text())
     assert set(CLAIMS) <= {c["id"] for c in summary["claims"]}, summary.keys()
+    verdicts = {c["id"]: c for c in summary["claims"]}
+    assert verdicts["tiny.prop1.mean"]["verdict"] == "holds"
+    assert verdicts["tiny.prop1.mean"]["counterexample"] is None
+    assert verdicts["tiny.prop2.second_moment"]["verdict"] == "violated"
+    assert verdicts["tiny.prop2.second_moment"]["counterexample"]["point"] == "mean_square"
     assert "Means of uniform samples" in (out / "index.html").read_text()
 
     result = tmp_path / "selftest.json"

@@ -30,7 +30,7 @@ def test_ci_runs_exactly_the_readme_test_command():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("check", [["ruff", "check", "iln", "verification", "tests", "noxfile.py", "hatch_build.py"],
+@pytest.mark.parametrize("check", [["ruff", "check", "iln", "verification", "tests", "noxfile.py", "hatch_build.py", "docs"],
                                    ["mypy"]], ids=["ruff", "mypy"])
 def test_lint_passes(check):
     """``nox -s lint``'s two checks (mypy's settings in pyproject.toml), run in CI so that a type

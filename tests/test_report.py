@@ -19,6 +19,7 @@ from verification.report.context import gather
 from verification.report.errata import note_for, snippet
 from verification.report.forest import comparison, forest_rows, forest_svg, ratio_text
 from verification.report.markdown import selftest_section
+from verification.report.markdown import text as markdown_text
 from verification.report.mathml import to_mathml
 from verification.report.plots import claim_plots
 from verification.report.prose import prose_segments
@@ -640,12 +641,12 @@ def test_a_claims_page_says_which_points_ask_for_an_impossible_event(tmp_path):
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_the_readme_verdict_tables_are_those_of_the_committed_summary():
+def test_the_readme_headline_is_that_of_the_committed_summary():
     readme = (ROOT / "README.md").read_text()
     summary = json.loads((ROOT / "reports" / "summary.json").read_text())
     block = readme[readme.index(readme_tables.START):readme.index(readme_tables.END) + len(readme_tables.END)]
     # Regenerate with: iln-verify report --store reports/verdicts.sqlite --out reports --readme README.md
-    assert block == readme_tables.verdict_tables(summary)
+    assert block == readme_tables.readme_block(summary)
 
 
 def test_the_committed_report_decides_every_claim_through_the_protocol():
@@ -688,6 +689,17 @@ def test_the_readme_tables_show_each_verdict_with_its_sub_verdicts_and_worst_rat
     assert cells[8] == ratio_text(claim["min_detectable_ratio"])
     assert cells[9] == "yes"
     assert f"`{summary['not_run'][0]}`" in block.split("Not run in this report: ", 1)[1]
+    # The headline: the count of each verdict, and a row per claim whose printed statement fails.
+    headline = readme_tables.headline(summary)
+    count_line = headline.splitlines()[2]
+    assert sum(int(n) for n in re.findall(r"\*\*(\d+)\*\*", count_line)) == len(summary["claims"]), count_line
+    assert count_line.count("**") == 2 * len({c["verdict"] for c in summary["claims"]}), count_line
+    row = next(line for line in headline.splitlines() if line.startswith(f"| `{CLAIMS[0]}`"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[2:4] == ["**holds\\_after\\_correction**", "holds"]
+    assert cells[5].startswith(ratio_text(claim["worst_ratio"]))
+    assert cells[6] == markdown_text(claim["counterexample"]["point"])
+    assert not any(line.startswith(f"| `{CLAIMS[1]}`") for line in headline.splitlines())  # it holds
     # The CLI writes the block between the markers and leaves the rest of the README alone.
     readme = tmp_path / "README.md"
     readme.write_text(f"# intro\n\n{readme_tables.START}\nstale\n{readme_tables.END}\n\n## after\n")

@@ -109,7 +109,7 @@ def test_defaults_fit_diabetes_as_well_as_ridge_within_a_margin(make):
 def test_doubly_stochastic_defaults_beat_the_mean_on_diabetes():
     """DSGD's final predictor estimates each kernel value with the k = 10 features of its
     point, a noise the others do not have; it reaches R^2 = 0.12 on this split (Ridge:
-    0.36; the README's comparison says why), no longer the -34 of unscaled targets."""
+    0.36: that noise is why), no longer the -34 of unscaled targets."""
     assert _diabetes_score(DoublyStochasticRegressor(random_state=0), *_diabetes_split()) > 0.05
 
 

@@ -3,7 +3,7 @@
 A paper is a plug-in: a :class:`Paper` (its printed versions and the package of its claims)
 published in the entry-point group :data:`ENTRY_POINTS`, ``iln_verify.papers``, of an installed
 distribution.  This project's two papers are found that way too (``pyproject.toml``), so a
-third paper needs no change here: the README's "Adding a paper" walks through one.  Importing
+third paper needs no change here: the documentation's tutorial walks through one.  Importing
 a paper's claims package registers its claims, errata and instances; a paper whose entry point
 or claims package raises is left out with a :class:`PaperWarning` naming its entry point
 (:func:`broken_papers`), and the other papers load as usual.
@@ -215,12 +215,12 @@ class _Versions(Mapping[str, str]):
 
 #: the paper versions a source may cite, key -> reference: the union of the papers' versions.
 PAPERS: Mapping[str, str] = _Versions()
-#: profiles, from seconds (unit tests) to the committed report (README, Verifying the claims).
+#: profiles, from seconds (unit tests) to the committed report (docs, Reproducibility, Profiles).
 PROFILES = ("smoke", "quick", "full")
 #: the false-alarm level sample sizes are planned for: a CI run's family-wise budget of 1e-3
-#: (README, Verifying the claims, decision rules) shared by 30 claims.  A run with fewer claims
+#: (docs, The decision rules) shared by 30 claims.  A run with fewer claims
 #: gives each a larger share (Holm); the catalog has grown to 40, so at Holm's first rank of a
-#: whole-catalog run the power is a little below the plan (README: 0.886 to 0.906), and each
+#: whole-catalog run the power is a little below the plan, and each
 #: verdict's min_detectable_ratio is computed at the level it actually ran at.
 DESIGN_ALPHA = 1e-3 / 30
 #: the detection probability sample sizes are planned for (the "power" of a verdict).
@@ -390,7 +390,7 @@ class Claim:
     sources : tuple of Source
         One per paper version that prints the statement.
     rule : str
-        The decision rule (README, Verifying the claims, decision rules).
+        The decision rule (docs, The decision rules).
     expected : str
         The verdict the project expects, fixed before running it (one of the outcomes).
     configs : mapping profile -> dict
@@ -465,6 +465,7 @@ class Claim:
         return config
 
     def sources_json(self) -> list[dict[str, str]]:
+        """The sources as JSON: one ``{paper, location, statement}`` per printed version."""
         return [{"paper": s.paper, "location": s.location, "statement": s.statement} for s in self.sources]
 
 

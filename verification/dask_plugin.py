@@ -36,9 +36,11 @@ class PlantingPlugin(WorkerPlugin):
         self._undo: Callable[[], None] | None = None
 
     def setup(self, worker: Any) -> None:
+        """Plant the change in ``worker``'s process (Dask calls this as the worker registers it)."""
         self._undo = self.planting.apply()
 
     def teardown(self, worker: Any) -> None:
+        """Remove the change again (the run unregisters the plugin, or the worker closes)."""
         if self._undo is not None:
             self._undo()
             self._undo = None

@@ -534,7 +534,7 @@ _PAPERS_GROUP = "iln_verify.papers"
 
 @functools.cache
 def paper_packages() -> frozenset[str]:
-    """The top-level packages of the papers installed beside ours (README, *Adding a paper*):
+    """The top-level packages of the papers installed beside ours (docs, the tutorial *Verify a lemma of your own paper*):
     a user's code even where it is installed."""
     names = {ep.value.split(":", 1)[0].split(".", 1)[0] for ep in metadata.entry_points(group=_PAPERS_GROUP)}
     return frozenset(names - set(PACKAGES))

@@ -17,7 +17,7 @@ What the normal form forgets, and why each is not evidence in a PDF conversion:
   the converter writes ``\\mathbf{w}`` in one place and ``w`` in the next;
 * spellings of one symbol: ``\\eta`` and ``η``, ``\\leq`` and ``\\le`` and ``≤``, ``\\|``
   and ``||``, ``\\underset{\\sigma}{\\mathbb{E}}`` and ``\\mathbb{E}_{\\sigma}``, ``\\ldots`` and ``\\dots`` and ``…``, ``\\tag{7}`` and ``(7)``, the Unicode
-  dashes and quotation marks and TeX's ````...''``, ligatures (``ﬁ``), the Greek variant
+  dashes and quotation marks and TeX's (two backquotes, two apostrophes), ligatures (``ﬁ``), the Greek variant
   letters (``ϵ``/``ε``);
 * Markdown: emphasis stars, links ``[text](#...)``, converter escapes, ``<sup>`` tags;
 * a hyphen that breaks a word at the end of a line.

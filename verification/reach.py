@@ -151,6 +151,7 @@ class Recorder:
         self._users: set[str] = set()  # the user's modules whose code ran
 
     def __call__(self, frame: types.FrameType, event: str, arg: object) -> None:
+        """The trace function (:func:`sys.settrace`): note the frame's code the first time it runs."""
         code = frame.f_code
         if code not in self._seen:
             self._first(code, frame.f_globals)

@@ -54,7 +54,7 @@ from verification.verdicts import ERROR, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, V
 __all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "RUN_ERRORS", "ClaimOutcome", "Planting", "RunResult",
            "SchedulerError", "run", "trials_key"]
 
-#: the run's family-wise false-alarm budget (README, Verifying the claims: 1e-3).
+#: the run's family-wise false-alarm budget (docs, The decision rules: 1e-3).
 DEFAULT_ALPHA = 1e-3
 DEFAULT_STORE = Path(".iln-verify") / "store.sqlite"
 #: trials per task: large enough to amortise a task's overhead, small enough to resume finely.

@@ -3,7 +3,7 @@
 Trial ``i`` of claim ``c`` under master seed ``s`` is ``c.trial(config, child(child(
 SeedSequence(s), claim_key(c)), i))``, run with the numerical libraries on
 :data:`LIBRARY_THREADS` thread, wherever it runs: in the caller's process, a local worker or
-a Dask worker (README, Design, principle 7).
+a Dask worker (docs, Design, principle 7).
 
 This module is the engine code every trial runs, so the code fingerprint of every claim
 holds its module code (:mod:`verification.fingerprint`, :mod:`verification.incremental`):
@@ -74,7 +74,7 @@ def on_library_threads(function: Callable, *args):
 
 def claim_seed(seed: int, claim_id: str, stream: int = 0) -> np.random.SeedSequence:
     """The seed of claim ``claim_id``'s trials under master seed ``seed``: trial i draws from its
-    child i, whatever the number of workers or machines (README, Design, principle 7).
+    child i, whatever the number of workers or machines (docs, Design, principle 7).
 
     ``stream`` (a configuration's :data:`verification.catalog.SEED_STREAM`): above 0, a stream
     of seeds no other stream shares, for a claim whose plan changed after a deciding run; 0

@@ -60,7 +60,7 @@ class Verdict:
     verdict : str
         One of :data:`OUTCOMES`.
     rule : str
-        The decision rule (README, Verifying the claims, decision rules), e.g. ``"probability bound"``.
+        The decision rule (docs, The decision rules), e.g. ``"probability bound"``.
     statistic : float
         The measured quantity the rule compares with the bound (e.g. a tail frequency).
     bound : float

@@ -17,7 +17,7 @@ coefficients over the points, ``f_t = sum_{i<t} alpha_i Phi(x_i)``, so that
 ``||f + a Phi(x_t)||^2 = ||f||^2 + 2 a <f, Phi(x_t)> + a^2 k(x_t, x_t)``.
 
 This is the one learner that reads the oracle :meth:`~iln.features.FeatureFamily.kernel`
-(README, Design, principle 1): it is the "kernel trick" the paper avoids, the reference
+(docs, Design, principle 1): it is the "kernel trick" the paper avoids, the reference
 point of the comparison.  It samples no feature; it reports its kernel evaluations.
 """
 

@@ -1,4 +1,4 @@
-"""Reference transcriptions: the papers' pseudo-code, line by line (README, Design, principle 2).
+"""Reference transcriptions: the papers' pseudo-code, line by line (docs, Design, principle 2).
 
 One module per algorithm, named for it, each beside a fast implementation elsewhere in
 :mod:`iln` that must have the same law:

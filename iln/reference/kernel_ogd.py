@@ -17,7 +17,7 @@ arXiv eq. 2), numbered as this module cites it:
            (||f||^2 = alpha^T K alpha, the Gram matrix's quadratic form)
 
 The learner is deterministic; it reads the oracle kernel, the one learner that may
-(README, Design, principle 1).  The paper fixes neither eta nor B for it, so there are no defaults
+(docs, Design, principle 1).  The paper fixes neither eta nor B for it, so there are no defaults
 to take from :mod:`iln.theory`.
 """
 

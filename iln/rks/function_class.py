@@ -240,17 +240,21 @@ class AtomFeatures(FeatureFamily):
 
     @property
     def n_points(self) -> int:
+        """The number n of support points (rows of the table)."""
         return self.table.shape[0]
 
     @property
     def n_atoms(self) -> int:
+        """The number N of atoms of the parameter law (columns of the table)."""
         return self.table.shape[1]
 
     def sample(self, n, rng):
+        """Draw ``n`` atom indices from ``probabilities``, shape ``(n, 1)``."""
         n = arguments.integer(n, "n", 0)
         return rng.choice(self.n_atoms, size=n, p=self.probabilities).astype(np.float64)[:, None]
 
     def check_inputs(self, X, name="X"):
+        """Validate inputs: support indices in ``0..n_points-1``, shape ``(k, 1)``."""
         X = check_features(X, 1, name)
         if X.size and (np.any(np.round(X) != X) or X.min() < 0 or X.max() >= self.n_points):
             raise ValueError(f"{name} must hold support indices in 0..{self.n_points - 1}")
@@ -264,11 +268,13 @@ class AtomFeatures(FeatureFamily):
         return W.astype(np.intp)
 
     def check_parameters(self, W, name="W"):
+        """Validate parameters: atom indices in ``0..n_atoms-1``, shape ``(k, 1)``."""
         W = super().check_parameters(W, name)
         self.atoms(W)
         return W
 
     def psi_validated(self, X, W):
+        """The table's entries of every (support point, atom) pair, without checks."""
         return self.table[np.ix_(X[:, 0].astype(np.intp), W.reshape(-1).astype(np.intp))]
 
     def _psi_rows(self, X, W):
@@ -414,6 +420,7 @@ class LabelledSupport:
 
     @property
     def n(self) -> int:
+        """The number n of support points."""
         return self.X.shape[0]
 
     def risk(self, values, loss: str) -> float:

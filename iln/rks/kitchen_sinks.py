@@ -3,7 +3,7 @@
 Rahimi & Recht, *Weighted Sums of Random Kitchen Sinks*, Algorithm 1:
 
 1. draw ``w_1, ..., w_K`` iid from ``p`` (here a :class:`~iln.features.FeatureFamily`'s
-   sampler; the learner never reads the family's oracle kernel, README, Design, principle 1);
+   sampler; the learner never reads the family's oracle kernel, docs, Design, principle 1);
 2. featurize ``z_i = [phi(x_i; w_1), ..., phi(x_i; w_K)]``;
 3. with ``w`` fixed, minimise the empirical risk (RKS eq. 1, 3)
    ``(1/m) sum_i c(alpha . z_i, y_i)`` over ``alpha in R^K``, optionally subject to

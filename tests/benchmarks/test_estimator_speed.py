@@ -3,7 +3,7 @@
 One pytest-benchmark run on the same inputs: 1000 support points, D = 600,
 random-coordinate features.  ``extra_info`` carries ``variant`` and ``samples``
 so that ``--benchmark-json`` output gives seconds per sample;
-``tests/benchmarks/summarize.py`` turns it into the table of the README.
+``tests/benchmarks/summarize.py`` turns it into a table.
 ``rng_floor`` draws the random numbers the fast version needs and nothing else.
 """
 

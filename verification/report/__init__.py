@@ -7,7 +7,7 @@ draws the SVG plots by the shape of each verdict's details; :mod:`~verification.
 formats numbers and details; :mod:`~verification.report.statements` and
 :mod:`~verification.report.mathml` turn the printed statements into MathML;
 :mod:`~verification.report.search` says what each claim's check tried;
-:mod:`~verification.report.readme` writes the README's verdict tables from ``summary.json``.
+:mod:`~verification.report.readme` writes the README's headline of the verdicts from ``summary.json``.
 """
 
 from verification.report.context import ReportError, gather

@@ -1,12 +1,15 @@
-"""The README's verdict tables, written from a report's ``summary.json``.
+r"""The README's headline and the documentation's verdict tables, written from ``summary.json``.
 
-The README shows the verdicts of the committed report.  Written by hand, such tables drift
+The README shows the headline of the committed report.  Written by hand, such figures drift
 from the report they describe; written here, from ``summary.json``, they cannot: the block
-between :data:`START` and :data:`END` in the README is :func:`verdict_tables` of the committed
+between :data:`START` and :data:`END` in the README is :func:`headline` of the committed
 ``reports/summary.json``, a test holds it so, and ``iln-verify report --readme README.md``
-(which ``nox -s report`` runs) writes it again with the report.
+(which ``nox -s report`` runs) writes it again with the report.  The headline is the count of
+each verdict and a row per claim whose printed statement fails, with the worst ratio reached and
+the counterexample the check recorded.
 
-One table per paper for its statements and one for the conformance claims of the code, a row
+:func:`verdict_tables` (the documentation's page of verdicts, written when it is built) has one
+table per paper for its statements and one for the conformance claims of the code, a row
 per claim: its verdict, the verdicts of the printed and of the corrected statement, the
 statistic with the direction of its comparison, the worst ratio reached (statistic / bound,
 oriented so that above 1 the printed statement is exceeded; the corrected statement's after an
@@ -15,10 +18,10 @@ could reach the bound, and the time of its trials.
 
 Examples
 --------
->>> block = verdict_tables({"claims": [], "not_run": ["x.a"]})
+>>> block = readme_block({"claims": [], "not_run": ["x.a"]})
 >>> block.splitlines()[0] == START, block.splitlines()[-1] == END
 (True, True)
->>> with_verdict_tables(f"intro\\n{START}\\nold\\n{END}\\nrest\\n", {"claims": [], "not_run": []}).count("old")
+>>> with_verdict_tables(f"intro\n{START}\nold\n{END}\nrest\n", {"claims": [], "not_run": []}).count("old")
 0
 """
 
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -37,8 +41,18 @@ from verification.report.forest import (
     worst_ratio_text,
 )
 from verification.report.markdown import text
+from verification.report.tables import format_value
+from verification.verdicts import (
+    ERROR,
+    HOLDS,
+    HOLDS_AFTER_CORRECTION,
+    INCONCLUSIVE,
+    OUTCOMES,
+    VIOLATED,
+)
 
-__all__ = ["END", "START", "verdict_tables", "with_verdict_tables", "write_readme_tables"]
+__all__ = ["END", "START", "headline", "readme_block", "verdict_tables", "with_verdict_tables",
+           "write_readme_tables"]
 
 #: the comments that delimit the generated block in the README.
 START = "<!-- verdicts:start (written by iln-verify report --readme from summary.json; do not edit) -->"
@@ -90,8 +104,27 @@ def _provenance(claims: list[Mapping]) -> str:
     return "Verdicts of `reports/summary.json`: " + ("; ".join(parts) if parts else "none") + "."
 
 
+def _claims(summary: Mapping) -> list[Mapping]:
+    claims = summary.get("claims") if isinstance(summary, Mapping) else None
+    if not isinstance(claims, list):
+        raise ValueError("summary: expected a summary.json document with a list of claims")
+    return claims
+
+
+def _not_run(summary: Mapping) -> list[str]:
+    if not summary.get("not_run"):
+        return []
+    return ["Not run in this report: " + ", ".join(f"`{c}`" for c in summary["not_run"]) + ".", ""]
+
+
+#: what the columns of ratios mean, under every table that shows them.
+_RATIOS_NOTE = ("Worst ratio: statistic / bound, oriented so that above 1 the printed statement is "
+                "exceeded (for a lower bound, bound / statistic), then the corrected statement's "
+                "after the arrow; n/a where the bound is 0, negative or a band.")
+
+
 def verdict_tables(summary: Mapping) -> str:
-    """The README's generated block, markers included, from a ``summary.json`` document.
+    """Every verdict of a ``summary.json`` document, a table per paper (the documentation's page).
 
     Parameters
     ----------
@@ -102,17 +135,15 @@ def verdict_tables(summary: Mapping) -> str:
     -------
     str
         Markdown: a provenance line, a table per paper (the statements) and one of the
-        conformance claims, the claims not run, between :data:`START` and :data:`END`.
+        conformance claims, the claims not run, and what the ratios mean.
 
     Raises
     ------
     ValueError
         ``summary`` has no list of claims.
     """
-    claims = summary.get("claims") if isinstance(summary, Mapping) else None
-    if not isinstance(claims, list):
-        raise ValueError("summary: expected a summary.json document with a list of claims")
-    lines = [START, "", _provenance(claims), ""]
+    claims = _claims(summary)
+    lines = [_provenance(claims), ""]
     groups: dict[str, list[Mapping]] = {}
     for c in claims:
         group = "conformance" if c.get("kind") == "conformance" else c["id"].split(".", 1)[0]
@@ -124,14 +155,94 @@ def verdict_tables(summary: Mapping) -> str:
             versions = sorted({s["paper"] for c in members for s in c.get("sources", [])})
             heading = f"Claims of the `{group}` paper ({', '.join(versions)}):"
         lines += [heading, "", *_table(members)]
-    if summary.get("not_run"):
-        lines += ["Not run in this report: " + ", ".join(f"`{c}`" for c in summary["not_run"]) + ".", ""]
-    lines += ["Worst ratio: statistic / bound, oriented so that above 1 the printed statement is "
-              "exceeded (for a lower bound, bound / statistic), then the corrected statement's "
-              "after the arrow; n/a where the bound is 0, negative or a band. Smallest ratio "
-              "detected: the ratio the rule detects with probability 0.9 at its sample size and "
-              "level. Can fail: whether some instance tried could reach the bound.", "", END]
+    lines += [*_not_run(summary),
+              _RATIOS_NOTE + " Smallest ratio detected: the ratio the rule detects with probability "
+              "0.9 at its sample size and level. Can fail: whether some instance tried could reach "
+              "the bound."]
     return "\n".join(lines)
+
+
+#: fields of a recorded counterexample that say how to reproduce it, not where it is.
+_REPRODUCTION = frozenset({"seed", "profile", "claim_seed_key", "reproduce", "trial_index", "description"})
+
+
+def _instance(counterexample) -> str:
+    """A recorded counterexample in one line: its point's name where it has one, else its
+    first few scalar fields (``round=1, E_1=0, ...``)."""
+    if not isinstance(counterexample, Mapping) or not counterexample:
+        return "not recorded"
+    if isinstance(counterexample.get("point"), str):
+        return counterexample["point"]
+    fields = [f"{k}={format_value(v) if isinstance(v, float) else v}" for k, v in counterexample.items()
+              if k not in _REPRODUCTION and isinstance(v, str | int | float | bool) and len(str(v)) < 40]
+    return ", ".join(fields[:4]) or "not recorded"
+
+
+def headline(summary: Mapping) -> str:
+    """The report's headline: how many claims got each verdict, and the printed statements that fail.
+
+    Parameters
+    ----------
+    summary : mapping
+        A report's ``summary.json`` (its ``claims`` and ``not_run``).
+
+    Returns
+    -------
+    str
+        Markdown: a provenance line, the count of each verdict, and a table with a row per
+        claim whose printed statement is violated: its verdict, the corrected statement's, the
+        statistic against its bound, the worst ratio and the recorded counterexample.
+
+    Raises
+    ------
+    ValueError
+        ``summary`` has no list of claims.
+
+    Examples
+    --------
+    >>> print(headline({"claims": [], "not_run": []}).splitlines()[2])
+    No verdicts.
+    """
+    claims = _claims(summary)
+    counts = Counter(c["verdict"] for c in claims)
+    lines = [_provenance(claims), "",
+             ", ".join(f"**{n}** {_COUNTED[v]}" for v, n in sorted(counts.items(), key=_in_outcome_order))
+             + "." if claims else "No verdicts.", ""]
+    failing = []
+    for c in claims:
+        (row,) = forest_rows([(c["id"], "", c)])
+        printed, corrected = printed_and_corrected(row)
+        if printed == "violated":
+            failing.append((c, row, corrected))
+    if failing:
+        lines += [f"The {len(failing)} claims whose printed statement fails (each reproduces with "
+                  "`iln-verify run CLAIM --profile full --seed 0`):", "",
+                  "| claim | statement | verdict | corrected statement | statistic (and what it must be) "
+                  "| worst ratio | counterexample |",
+                  "|---|---|---|---|---|---|---|"]
+        for c, row, corrected in failing:
+            lines.append("| " + " | ".join((
+                f"`{c['id']}`", text(c.get("title", "")), f"**{text(c['verdict'])}**",
+                text(corrected if corrected != "none" else "no correction"),
+                text(row.comparison.text if row.comparison else "n/a"),
+                text(worst_ratio_text(row)), text(_instance(c.get("counterexample"))))) + " |")
+        lines += ["", _RATIOS_NOTE]
+    lines += ["", *_not_run(summary)]
+    return "\n".join(lines).rstrip("\n")
+
+
+#: a verdict as counted in the headline, in the order of verification.verdicts.OUTCOMES.
+_COUNTED = {HOLDS: "hold", HOLDS_AFTER_CORRECTION: "hold after a correction", VIOLATED: "violated",
+            INCONCLUSIVE: "inconclusive", ERROR: "raised an error"}
+
+
+def _in_outcome_order(item: tuple[str, int]) -> int:
+    return OUTCOMES.index(item[0]) if item[0] in OUTCOMES else len(OUTCOMES)
+
+
+def readme_block(summary: Mapping) -> str:
+    """The README's generated block: :func:`headline` between :data:`START` and :data:`END`."""
+    return "\n".join([START, "", headline(summary), "", END])
 
 
 def with_verdict_tables(readme: str, summary: Mapping) -> str:
@@ -145,12 +256,18 @@ def with_verdict_tables(readme: str, summary: Mapping) -> str:
     if readme.count(START) != 1 or readme.count(END) != 1 or readme.index(START) > readme.index(END):
         raise ValueError(f"readme: expected one {START!r} followed by one {END!r}")
     before, rest = readme.split(START, 1)
-    return before + verdict_tables(summary) + rest.split(END, 1)[1]
+    return before + readme_block(summary) + rest.split(END, 1)[1]
 
 
 def write_readme_tables(readme: str | Path, summary: str | Path) -> bool:
     """Write the README's block from ``summary`` (a path of a ``summary.json``); returns
-    whether the README changed."""
+    whether the README changed.
+
+    Raises
+    ------
+    ValueError
+        The README lacks the markers (see :func:`with_verdict_tables`).
+    """
     readme, summary = Path(readme), Path(summary)
     old = readme.read_text()
     new = with_verdict_tables(old, json.loads(summary.read_text()))

@@ -1,6 +1,6 @@
 """The search behind a verdict: what was tried, how, how long, and the worst instance found.
 
-Every claim goes through one falsification protocol (README, Design, Falsification): it searches
+Every claim goes through one falsification protocol (docs, The search and the falsification protocol): it searches
 the space its statement quantifies over for the instances that push statistic / bound of the
 printed statement highest, and a rule decides at those points.  A verdict records the result
 (``details["points"]``, ``can_fail``, ``worst_ratio``, ``worst_instance``, ``n_trials``,

@@ -303,7 +303,7 @@ def sign_test_seeds(share: float, tail: float, power: float = DESIGN_POWER) -> i
     symmetry, ``1 - share`` for "holds") with ``power`` at level ``tail``, ties aside.
 
     Plan ``share`` from a pilot's lower confidence bound on it, never its point estimate
-    (README, Verifying the claims, decision rules); the pilot's seeds are not reused.
+    (docs, The decision rules); the pilot's seeds are not reused.
 
     Examples
     --------

@@ -1,5 +1,5 @@
 """Seed plans from a pilot: the sample size a deciding run needs, planned on the pilot's lower
-confidence bound on the effect, never on its point estimate (README, Verifying the claims, decision rules).
+confidence bound on the effect, never on its point estimate (docs, The decision rules).
 
 A figure claim's verdict is stable only when its profile has the seeds to find the effect
 the claim expects on nearly every master seed.  A pilot, run on seeds of its own that no

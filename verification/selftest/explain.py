@@ -1,7 +1,7 @@
 """Why a verdict on the unmodified code differs from the expected one.
 
 Issue #8 asks that a false alarm name its claim *and say why*.  The why is the claim's decision
-as the run saved it (README, Verifying the claims, decision rules): the statistic against the bound, its interval, the
+as the run saved it (docs, The decision rules): the statistic against the bound, its interval, the
 p-value against the claim's share ``alpha`` of the family-wise budget, and the power.  From these
 one sentence says which kind of miss it is:
 

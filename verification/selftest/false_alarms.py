@@ -4,7 +4,7 @@ The selected claims run with several master seeds; each (seed, claim) verdict th
 from the claim's expected verdict is counted.  The seeds are independent replications, so the
 count over ``n = seeds x claims`` verdicts gets an exact binomial (Clopper-Pearson) interval
 (:func:`verification.statistics.clopper_pearson`), and so does the share of runs with at least
-one differing verdict, the quantity the run's family-wise budget (README, Verifying the claims, decision rules)
+one differing verdict, the quantity the run's family-wise budget (docs, The decision rules)
 bounds for the claims whose expected verdict is ``holds``.  Per claim, the share of seeds on
 which it differs gets the same interval over ``n = seeds`` (:meth:`FalseAlarms.by_claim`).
 """

@@ -33,8 +33,8 @@ __all__ = ["NOT_VERDICT_CODE", "SUITE_SOURCES", "SUITE_VERSIONED", "code_fingerp
 #: the only code of the packages left out of the units' fingerprint: it formats verdicts and
 #: changes none.  Anything else may (an inclusion list left out verification/stored_decisions.py,
 #: which decides whether a stored decision is read back, until 2026-11-28): an edit elsewhere
-#: runs every unit again, each reusing its stored trials and decisions (about 2.5 min for the
-#: whole campaign, README's Time budgets).
+#: runs every unit again, each reusing its stored trials and decisions (measured in
+#: reports/benchmarks/selftest-after-one-change/).
 NOT_VERDICT_CODE = ("verification/report/",)
 #: the test suites of parts 3 and 4; they live beside the package in a checkout only.  The
 #: tests' helper modules (``tests/*.py`` but ``test_*.py``) are keyed with them.

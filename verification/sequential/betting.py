@@ -5,7 +5,7 @@ is resumed later with more trials looks at its data many times. A fixed-n interv
 level under such optional stopping; a *confidence sequence* does not: with probability at least
 ``1 - alpha`` it contains the true mean at every time ``t = 1, 2, ...`` simultaneously, so it may
 be read after every value and the reading at any data-dependent stopping time keeps its level
-(README, Verifying the claims, sequential decisions; issue 16, item 7).
+(docs, The decision rules, Sequential decisions; issue 16, item 7).
 
 Reference
 ---------

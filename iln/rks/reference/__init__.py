@@ -1,4 +1,4 @@
-"""Reference transcriptions of Rahimi & Recht's pseudo-code, line by line (README, Design,
+"""Reference transcriptions of Rahimi & Recht's pseudo-code, line by line (docs, Design,
 principle 2), each beside its fast implementation in :mod:`iln.rks.kitchen_sinks`:
 
 * :mod:`iln.rks.reference.kitchen_sinks`: Random Kitchen Sinks, Algorithm 1 with eq. (3)-(4)

@@ -51,6 +51,7 @@ class Stump:
     sign: float
 
     def __call__(self, X) -> np.ndarray:
+        """The stump's vote, ``+-sign``, on each row of ``X``."""
         return np.where(np.atleast_2d(X)[:, self.coordinate] > self.threshold, self.sign, -self.sign)
 
 
