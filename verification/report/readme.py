@@ -204,10 +204,17 @@ def headline(summary: Mapping) -> str:
     No verdicts.
     """
     claims = _claims(summary)
-    counts = Counter(c["verdict"] for c in claims)
-    lines = [_provenance(claims), "",
-             ", ".join(f"**{n}** {_COUNTED[v]}" for v, n in sorted(counts.items(), key=_in_outcome_order))
-             + "." if claims else "No verdicts.", ""]
+    # Counted as the report counts them: the papers' claims apart from the conformance checks.
+    papers = [c for c in claims if c.get("kind") != "conformance"]
+    checks = [c for c in claims if c.get("kind") == "conformance"]
+    lines = [_provenance(claims), ""]
+    if not claims:
+        lines += ["No verdicts.", ""]
+    for group, what in ((papers, "claims of the papers"), (checks, "conformance checks of the code")):
+        if group:
+            counts = Counter(c["verdict"] for c in group)
+            lines += [f"The {len(group)} {what}: " + ", ".join(
+                f"**{n}** {_COUNTED[v]}" for v, n in sorted(counts.items(), key=_in_outcome_order)) + ".", ""]
     failing = []
     for c in claims:
         (row,) = forest_rows([(c["id"], "", c)])
@@ -241,8 +248,13 @@ def _in_outcome_order(item: tuple[str, int]) -> int:
 
 
 def readme_block(summary: Mapping) -> str:
-    """The README's generated block: :func:`headline` between :data:`START` and :data:`END`."""
-    return "\n".join([START, "", headline(summary), "", END])
+    """The README's generated block: :func:`headline` and the measured time of each profile
+    (:func:`verification.costs.profile_times`) between :data:`START` and :data:`END`."""
+    from verification import costs
+
+    times = (f"How long `iln-verify run` takes on the whole catalog, by profile: {costs.profile_times()} "
+             "(from `verification/costs.json`, written by `python -m verification.costs`).")
+    return "\n".join([START, "", headline(summary), "", times, "", END])
 
 
 def with_verdict_tables(readme: str, summary: Mapping) -> str:
