@@ -9,9 +9,10 @@ the worst instance holds; otherwise ``inconclusive``, naming what was not covere
 
 The trials sample the shipped implementation at the instances :func:`confirm_points` names;
 :func:`conformance` checks, with exact two-sided Clopper-Pearson intervals, that the
-frequency of the event there agrees with the exact probability.  A disagreement makes the
-verdict inconclusive (the exact verdict is about the mathematics; the implementation does
-not follow it), with the numbers.
+frequency of the event there agrees with the exact probability, and :func:`shipped_agreement`
+that the shipped code's own right sides (:mod:`iln.theory`) equal the statement's formulas.
+A disagreement makes the verdict inconclusive (the exact verdict is about the mathematics;
+the implementation does not follow it), with the numbers.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from verification.search.search import LOG_TOLERANCE
 from verification.search.specification import PRINTED, ExactValue, Statement
 from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, VIOLATED, Verdict
 
-__all__ = ["RULE", "certify", "confirm_points", "conformance", "decide", "side_verdict"]
+__all__ = ["RULE", "certify", "confirm_points", "conformance", "decide", "shipped_agreement", "side_verdict"]
 
 RULE = ("exact search over the declared domain (verification.search), with the implementation's "
         "conformance to the exact law (exact binomial, Clopper-Pearson)")
@@ -87,16 +88,23 @@ def side_verdict(spec: Statement, side: str, found: Mapping[str, Any]) -> dict[s
             "search": {k: found[k] for k in ("cells", "probes", "stages", "budget_exhausted")}}
 
 
+#: an event less likely than this is not sampled: a run of 10^4 trials would see it with
+#: probability below 1e-5, so its trials would test nothing and cost the most (the worst
+#: instance of a tail bound is where both sides are smallest).
+UNOBSERVABLE = 1e-9
+
+
 def confirm_points(spec: Statement, sides: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The instances the trials sample: per side its worst instance, its smallest violation
     and its worst instance whose exact left side is between 0.05 and 0.95 (where a frequency
-    tests the law both ways), each moved to its sampling point; duplicates once."""
+    tests the law both ways), each moved to its sampling point; duplicates once.  An instance
+    whose event has an exact probability below :data:`UNOBSERVABLE` is left out."""
     out: dict[str, dict[str, Any]] = {}
     for side, found in sides.items():
         for role, probe in (("worst", found["best"][0] if found["best"] else None),
                             ("smallest violation", found["smallest_violation"]),
                             ("sampleable", found["sampleable"])):
-            if probe is None:
+            if probe is None or probe["log_lhs"] is None or probe["log_lhs"] < math.log(UNOBSERVABLE):
                 continue
             at = spec.lhs.sampling_point(probe["point"]) if spec.lhs.sampling_point else dict(probe["point"])
             log_at = float(np.asarray(spec.lhs.exact(at), dtype=float))
@@ -111,29 +119,59 @@ def confirm_points(spec: Statement, sides: Mapping[str, Mapping[str, Any]]) -> l
     return list(out.values())
 
 
-def conformance(records: Sequence[Mapping[str, bool]], points: Sequence[Mapping[str, Any]],
-                alpha: float) -> list[dict[str, Any]]:
+def _bounds_at(spec: Statement, instance: Mapping[str, Any]) -> dict[str, float]:
+    """The right sides at an instance: ``printed_bound``, ``corrected_bound`` (the first
+    correction) and ``bound: <name>`` for any further one."""
+    names = ["printed_bound", "corrected_bound"]
+    return {(names[i] if i < 2 else f"bound: {side}"): float(Formula(text).value(instance))
+            for i, (side, text) in enumerate(spec.sides().items())}
+
+
+def conformance(spec: Statement, records: Sequence[Mapping[str, bool]], points: Sequence[Mapping[str, Any]],
+                alpha: float) -> dict[str, dict[str, Any]]:
     """At each point, whether the implementation's event frequency agrees with the exact probability.
 
     Two-sided exact (Clopper-Pearson) intervals at level ``1 - alpha / len(points)``: the
     implementation conforms at a point when the interval holds the exact probability.  The
-    p-value is the exact two-sided binomial test's, twice the smaller tail.
+    p-value is the exact two-sided binomial test's, twice the smaller tail.  Each row, by the
+    point's key, also holds every right side at the sampled instance (``printed_bound``,
+    ``corrected_bound``: the report draws the frequency against them).
     """
     level = 1.0 - alpha / max(1, len(points))
-    rows = []
+    rows = {}
     for point in points:
         hits = [bool(r[point["key"]]) for r in records]
         k, n, p0 = sum(hits), len(hits), point["p"]
-        if n == 0:
-            rows.append({"key": point["key"], "events": 0, "trials": 0, "exact": p0, "conforms": None})
+        row: dict[str, Any] = {"roles": point["roles"], "instance": point["sample_at"], "events": k, "trials": n,
+                               "exact": p0, **_bounds_at(spec, point["sample_at"])}
+        if n:
+            interval = statistics.clopper_pearson(k, n, level, alternative="two-sided")
+            upper = statistics.binomial_tail_pvalue(k, n, p0)
+            lower = statistics.binomial_tail_pvalue(n - k, n, 1.0 - p0)
+            printed = row["printed_bound"]
+            row.update(frequency=k / n, interval=[interval.low, interval.high], level=level,
+                       ratio=(k / n) / printed if printed > 0 else math.inf if k else 0.0,
+                       pvalue=min(1.0, 2 * min(upper, lower)), conforms=bool(interval.low <= p0 <= interval.high))
+        rows[point["key"]] = row
+    return rows
+
+
+def shipped_agreement(spec: Statement, sides: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """At each side's certified instances, the shipped code's right side (``spec.shipped``)
+    against the formula's: they agree within a part in 1e9 where the formula is in
+    ``[1e-290, 1)`` (a probability bound at or above 1 says nothing; below 1e-290 a float
+    cannot hold it)."""
+    rows = []
+    for side, decided in sides.items():
+        if side not in spec.shipped:
             continue
-        interval = statistics.clopper_pearson(k, n, level, alternative="two-sided")
-        upper = statistics.binomial_tail_pvalue(k, n, p0)
-        lower = statistics.binomial_tail_pvalue(n - k, n, 1.0 - p0)
-        rows.append({"key": point["key"], "roles": point["roles"], "sample_at": point["sample_at"], "events": k,
-                     "trials": n, "frequency": k / n, "exact": p0, "interval": [interval.low, interval.high],
-                     "level": level, "pvalue": min(1.0, 2 * min(upper, lower)),
-                     "conforms": bool(interval.low <= p0 <= interval.high)})
+        for row in [*decided["best_instances"], *filter(None, [decided["smallest_violation"]])]:
+            formula = math.exp(row["log_rhs"]) if row["log_rhs"] < 709 else math.inf
+            if not 1e-290 <= formula < 1.0:
+                continue
+            value = float(spec.shipped[side](row["point"]))
+            rows.append({"side": side, "point": row["point"], "formula": formula, "shipped": value,
+                         "agrees": abs(value - formula) <= 1e-9 * formula})
     return rows
 
 
@@ -159,14 +197,23 @@ def decide(spec: Statement, records: Sequence[Mapping[str, bool]], config: Mappi
     printed = sides[PRINTED]
     corrected = next((sides[s] for s in spec.corrected), None)
     outcome, why = _combine(printed, corrected)
-    rows = conformance(records, config["search"]["confirm"], alpha)
-    off = [r for r in rows if r["conforms"] is False]
+    rows = conformance(spec, records, config["search"]["confirm"], alpha)
+    shipped = shipped_agreement(spec, sides)
+    off = {key: r for key, r in rows.items() if r.get("conforms") is False}
     if off:
         outcome = INCONCLUSIVE
         why = "the shipped implementation does not follow the exact law: " + "; ".join(
-            f"{r['key']}: {r['events']} events in {r['trials']} trials against P = {r['exact']:.6g}" for r in off)
+            f"{key}: {r['events']} events in {r['trials']} trials against P = {r['exact']:.6g}" for key, r in off.items())
+    differ = [r for r in shipped if not r["agrees"]]
+    if differ:
+        outcome = INCONCLUSIVE
+        why = "; ".join([*([why] if why else []), *(
+            f"the shipped {r['side']} right side is {r['shipped']:.6g}, the statement's {r['formula']:.6g}, at "
+            f"{r['point']}" for r in differ[:3])])
     worst = printed["worst"]
-    details = {"sides": sides, "conformance": rows, "coverage": {s: v["coverage"] for s, v in sides.items()},
+    # "points": the sampled instances, by key (the report draws them as tail points).
+    details = {"sides": sides, "points": rows, "shipped_right_sides": shipped,
+               "coverage": {s: v["coverage"] for s, v in sides.items()},
                "best_instances": {s: v["best_instances"] for s, v in sides.items()},
                "scope": spec.scope, "plan": config["search"]["plan"], "can_fail": True}
     if why:
@@ -177,5 +224,6 @@ def decide(spec: Statement, records: Sequence[Mapping[str, bool]], config: Mappi
         tightness=worst["ratio"], counterexample=printed["smallest_violation"], elapsed_s=0.0,
         n_trials=len(records), pvalue=0.0 if printed["verdict"] == VIOLATED else 1.0, details=details,
         # Exact: any ratio above 1 (beyond 1e-9) at an instance the search reached is found.
-        min_detectable_ratio=1.0, can_fail=True, worst_ratio=worst["ratio"], worst_instance=worst["point"],
+        min_detectable_ratio=1.0, can_fail=True, worst_ratio=worst["ratio"],
+        worst_instance={"point": "printed: worst instance", **worst["point"]},
         verdict_printed=printed["verdict"], verdict_corrected=None if corrected is None else corrected["verdict"])

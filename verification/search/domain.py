@@ -214,19 +214,22 @@ class Reals:
                 "open_low": self.open_low, "open_high": self.open_high or math.isinf(self.high)}
 
     def ends_reached(self, tried: Sequence[float]) -> dict[str, str]:
-        low, high = self.searched_ends()
-        # A searched end within a part in 1e9 of its target counts as reached (grid rounding).
+        """Per end: reached (a closed end), approached (an open finite end, to ``approach``),
+        the plan's cap (an end at infinity, or at 0 on a log grid), or not reached."""
         sides = {}
-        for side, target, got, beyond in (("low", low, min(tried), self.low), ("high", high, max(tried), self.high)):
-            near = abs(got - target) <= 1e-9 * max(abs(target), 1e-300)
-            if not near:
+        low, high = self.searched_ends()
+        for side, target, got, end, is_open in (("low", low, min(tried), self.low, self.open_low),
+                                                 ("high", high, max(tried), self.high, self.open_high)):
+            # A searched end within a part in 1e9 of its target counts as reached (grid rounding).
+            if abs(got - target) > 1e-9 * max(abs(target), 1e-300):
                 sides[side] = f"not reached: tried up to {got:g}, the plan's end is {target:g}"
-            elif target == beyond:
+            elif target == end:
                 sides[side] = "reached"
-            elif math.isinf(beyond) or beyond == 0:
-                sides[side] = f"the plan's cap {target:g} (the admissible end is {_number_text(beyond)})"
+            elif math.isinf(end) or (self.log_scale and end == 0):
+                sides[side] = f"the plan's cap {target:g} (the admissible end is {_number_text(end)})"
             else:
-                sides[side] = f"approached to {target:.17g} (open end {beyond:g})"
+                sides[side] = f"approached to {target:.17g} (open end {end:g})" if is_open else \
+                    f"not reached: {target:g} instead of the closed end {end:g}"
         return sides
 
 

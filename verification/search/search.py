@@ -219,7 +219,7 @@ class _Searcher:
             ties = ties[(ties >= low) & (ties <= high)]
             if ties.size > 64:
                 # Too many to try them all: the tie just above each grid value.
-                ties = np.sort(ties)
+                ties = ties if np.all(ties[1:] >= ties[:-1]) else np.sort(ties)
                 ties = np.unique(ties[np.minimum(np.searchsorted(ties, values[0]), ties.size - 1)])
             offset = self.plan.tie_offset
             values += [ties, ties * (1 - offset), ties * (1 + offset)]
@@ -307,7 +307,8 @@ class _Searcher:
         back = np.exp if var.log_scale else (lambda x: x)
         result = minimize_scalar(lambda u: -self.evaluate({**cell, name: float(np.clip(back(u), low, high))}),
                                  bounds=(float(scale(low)), float(scale(high))), method="bounded",
-                                 options={"xatol": 1e-10 * max(1.0, abs(float(scale(high)))), "maxiter": 40})
+                                 # a part in 1e6 of the bracket: the ties, not this, find a jump's edge.
+                                 options={"xatol": 1e-6 * float(scale(high) - scale(low)), "maxiter": 25})
         best = {**cell, name: float(np.clip(back(result.x), low, high))}
         return best if self.evaluate(best) >= self.evaluate(cell) else cell
 

@@ -15,7 +15,7 @@ command line find a claim's specification (:func:`declared_domain`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -142,6 +142,9 @@ class Statement:
         Which of the statement's instances the domain's variables describe, in words (what
         the search cannot reach is said here and in the coverage).
     plan : Plan
+    shipped : mapping name -> callable ``(instance) -> float``, optional
+        The shipped code's own value of a right side (a function of :mod:`iln.theory` that
+        users and other claims call), checked equal to the formula at the searched instances.
     """
 
     id: str
@@ -151,11 +154,15 @@ class Statement:
     corrected: Mapping[str, str] = field(default_factory=dict)
     scope: str = ""
     plan: Plan = field(default_factory=Plan)
+    shipped: Mapping[str, Callable[[Mapping[str, Any]], float]] = field(default_factory=dict)
 
     def __post_init__(self):
         object.__setattr__(self, "corrected", dict(self.corrected))
         if PRINTED in self.corrected:
             raise ValueError(f"corrected: {PRINTED!r} names the printed side")
+        unknown_sides = sorted(set(self.shipped) - set(self.sides()))
+        if unknown_sides:
+            raise ValueError(f"statement {self.id}: shipped names sides {unknown_sides} it does not have")
         for name, text in self.sides().items():
             unknown = sorted(Formula(text).names - set(self.domain))
             if unknown:
@@ -168,12 +175,11 @@ class Statement:
 
     def with_side(self, name: str, text: str) -> Statement:
         """The same statement with the right side ``name`` replaced by ``text`` (a mutant)."""
-        if name == PRINTED:
-            return Statement(self.id, self.domain, self.lhs, text, self.corrected, self.scope, self.plan)
-        if name not in self.corrected:
+        if name not in self.sides():
             raise ValueError(f"name must be one of {list(self.sides())}, got {name!r}")
-        return Statement(self.id, self.domain, self.lhs, self.printed, {**self.corrected, name: text},
-                         self.scope, self.plan)
+        if name == PRINTED:
+            return replace(self, printed=text)
+        return replace(self, corrected={**self.corrected, name: text})
 
     def declared(self) -> dict[str, Any]:
         """The declared domain and right sides, JSON-ready (``iln-verify list --json``)."""

@@ -30,6 +30,7 @@ from fractions import Fraction
 import numpy as np
 from scipy.special import gammaln
 
+from iln import theory
 from iln.estimator import estimate_scalar_product
 from iln.features import RandomSign
 from verification import search
@@ -155,6 +156,9 @@ HOEFFDING = search.Statement(
                         sampling_point=tail_sampling_point),
     printed="exp(-m * eps**2 / a**2)",
     corrected={"two-sided Hoeffding": "2 * exp(-m * eps**2 / (2 * a**2))"},
+    # The tails iln.theory ships (users and iln.lemma2.shrink_penalty call them) must be these.
+    shipped={"printed": lambda i: float(theory.hoeffding_tail_printed(i["m"], i["eps"], i["a"])),
+             "two-sided Hoeffding": lambda i: float(theory.hoeffding_tail_corrected(i["m"], i["eps"], i["a"]))},
     scope="Algorithm 2 on sign features psi(x; w) = s sign(w . x), s in (0, 1) (so |psi| < 1, the lemma's "
           "assumption), any alpha != 0 (a = ||alpha||_1) and inputs: each term ||alpha||_1 E^(k) is +-a s^2, + with "
           "probability p in [0, 1] (p = 1 - theta / pi for one support point at angle theta from x), and every "
