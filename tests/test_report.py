@@ -559,13 +559,13 @@ def test_a_grid_claims_page_shows_its_search(report):
     summary = next(c for c in json.loads((report / "summary.json").read_text())["claims"] if c["id"] == CLAIMS[0])
     search = _search_html(report / "claims" / f"{CLAIMS[0]}.html")
     config = catalog.get(CLAIMS[0]).config("smoke")
-    for point in config["grid"]:  # the smoke profile's grid, every parameter of every point
-        assert f"{{instance: {point['instance']}, m: {point['m']}, eps_rel: {point['eps_rel']}}}" in search
-    assert "Monte Carlo" in search
+    # A specification (verification.search): its configuration is the search, by statement and plan,
+    # and its points are the instances the trials sample.
+    assert f"statement: {CLAIMS[0]}" in search
     assert "Clopper-Pearson" in search
     assert f"{summary['n_trials']} trials in {summary['elapsed_s']:.1f} s" in search
     points = summary["details"]["points"]
-    assert len(points) == len(config["grid"])
+    assert len(points) == len(config["search"]["confirm"])
     for key, row in points.items():  # each point with its sample size and ratio
         cells = search.split(f"<td>{key}</td>", 1)[1].split("</tr>", 1)[0]
         assert f">{row['trials']}<" in cells

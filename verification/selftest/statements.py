@@ -657,8 +657,11 @@ _CATALOG = (
         kind="prefactor dropped",
         statement="P[|E - <f, Phi(x)>| > eps] <= exp(-m eps^2 / (2 ||alpha||_1^2)): the corrected "
                   "two-sided Hoeffding tail without its prefactor 2",
-        edits=(CodeEdit(_THEORY, "_tail_corrected", "np.minimum(1.0, 2.0 * np.exp(",
-                        "np.minimum(1.0, 1.0 * np.exp("),),
+        # The statement is the specification's formula (verification.search): its decision
+        # decides the mutant instead, at the instances the unmutated search found.
+        edits=(CodeEdit("verification.claims.iln.lemma4", "hoeffding_decide", "search.decide(HOEFFDING,",
+                        "search.decide(HOEFFDING.with_side('two-sided Hoeffding', "
+                        "'exp(-m * eps**2 / (2 * a**2))'),"),),
         counterexample=_lemma4_prefactor,
         stored={"instance": "two_point: sign features on two orthogonal inputs, alpha = (1), m = 1, "
                             "eps = 0.5 ||alpha||_1", "probability": "1", "mutant_bound": 0.882497},
