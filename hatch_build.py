@@ -35,6 +35,7 @@ class BuildInfoHook(BuildHookInterface):
     PLUGIN_NAME = "custom"
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        """Write the revision file into the archive being built (not for an editable install)."""
         self._scratch: str | None = None
         if version == "editable":
             # An editable install runs from the checkout, where git tells the revision.
@@ -55,5 +56,6 @@ class BuildInfoHook(BuildHookInterface):
         build_data["force_include"][str(path)] = target
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        """Remove the scratch folder the revision file was written in."""
         if self._scratch is not None:
             shutil.rmtree(self._scratch, ignore_errors=True)

@@ -23,7 +23,7 @@ import sys
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
-from verification import catalog, costs, fingerprint, incremental, runner
+from verification import catalog, costs, fingerprint, incremental, runner, search
 from verification.store import Store, StoreError
 from verification.verdicts import ERROR, HOLDS_AFTER_CORRECTION, VIOLATED
 
@@ -158,7 +158,10 @@ def _list(args) -> int:
         doc = {"papers": {name: {"versions": dict(p.versions), "claims": p.claims} for name, p in papers.items()},
                "left_out": left_out,
                "claims": [{"id": c.id, "title": c.title, "kind": c.kind, "expected": c.expected, "rule": c.rule,
-                           "sources": c.sources_json()} for c in claims.values()],
+                           "sources": c.sources_json(),
+                           # a specification's variables, admissible domains and plans; None
+                           # for a claim not yet moved onto the search (issue 41)
+                           "domain": search.declared_domain(c.id)} for c in claims.values()],
                "errata": [{"claim": e.claim_id, "printed": dict(e.printed), "counterexample": e.counterexample,
                            "corrected": e.corrected, "check": e.check, "kind": e.kind,
                            "quotes": [{"paper": q.paper, "location": q.location, "text": q.text}

@@ -91,11 +91,13 @@ class Integers:
         return sorted(v for v in out if self.low <= v <= self.end and v != value)
 
     def admissible(self) -> dict[str, Any]:
+        """The domain the statement admits, as text and numbers."""
         high = self.high if self.high is not None else math.inf
         return {"text": f"integers in [{self.low}, {_number_text(high)}{')' if self.high is None else ']'}",
                 "low": self.low, "high": None if self.high is None else self.high}
 
     def ends_reached(self, tried: Sequence[float]) -> dict[str, str]:
+        """Whether the values tried reach each end the search plans, and why not."""
         low = "reached" if min(tried) == self.low else f"not reached: smallest value tried {min(tried):g}"
         if max(tried) < self.end:
             high = f"not reached: largest value tried {max(tried):g} < {self.end}"
@@ -207,6 +209,7 @@ class Reals:
         return geometric(low, high, self.per_decade)
 
     def admissible(self) -> dict[str, Any]:
+        """The domain the statement admits, as text and numbers."""
         text = (f"{'(' if self.open_low else '['}{_number_text(self.low)}, "
                 f"{_number_text(self.high)}{')' if self.open_high or math.isinf(self.high) else ']'}")
         return {"text": text, "low": self.low if math.isfinite(self.low) else None,
@@ -266,16 +269,20 @@ class Choice:
             raise ValueError("options must name at least one choice")
 
     def values(self) -> list[Any]:
+        """Every choice."""
         return list(self.options)
 
     def neighbours(self, value: Any) -> list[Any]:
+        """The other choices."""
         return [v for v in self.options if v != value]
 
     def admissible(self) -> dict[str, Any]:
+        """The choices the statement admits."""
         return {"text": self.admissible_text or "one of " + ", ".join(map(str, self.options)),
                 "values": list(self.options)}
 
     def ends_reached(self, tried: Sequence[Any]) -> dict[str, str]:
+        """Whether every choice was tried."""
         missing = [v for v in self.options if v not in set(tried)]
         return {"choices": "every choice tried" if not missing else f"not reached: {missing} not tried"}
 

@@ -77,11 +77,13 @@ class Probe:
 
     @property
     def log_ratio(self) -> float:
+        """log(lhs / rhs); minus infinity where the left side is 0."""
         if self.log_lhs == -math.inf:
             return -math.inf
         return self.log_lhs - self.log_rhs
 
     def to_json(self) -> dict[str, Any]:
+        """The instance as JSON: its point, both sides and their ratio."""
         finite = [None if not math.isfinite(v) else v for v in (self.log_lhs, self.log_rhs, self.log_ratio)]
         return {"point": {k: _plain(v) for k, v in self.point.items()},
                 "lhs": _exp(self.log_lhs), "rhs": _exp(self.log_rhs), "ratio": _exp(self.log_ratio),
