@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+from scipy import stats
 
 from verification import statistics
 from verification.search.formula import Formula
@@ -146,8 +147,8 @@ def conformance(spec: Statement, records: Sequence[Mapping[str, bool]], points: 
                                "exact": p0, **_bounds_at(spec, point["sample_at"])}
         if n:
             interval = statistics.clopper_pearson(k, n, level, alternative="two-sided")
-            upper = statistics.binomial_tail_pvalue(k, n, p0)
-            lower = statistics.binomial_tail_pvalue(n - k, n, 1.0 - p0)
+            upper = float(stats.binomtest(k, n, p0, alternative="greater").pvalue)
+            lower = float(stats.binomtest(k, n, p0, alternative="less").pvalue)
             printed = row["printed_bound"]
             row.update(frequency=k / n, interval=[interval.low, interval.high], level=level,
                        ratio=(k / n) / printed if printed > 0 else math.inf if k else 0.0,
