@@ -88,7 +88,10 @@ def test_mutants_name_known_claims_that_state_a_bound():
     for mutant in statements.MUTANTS.values():
         assert mutant.claim in known
         assert _states_a_bound(mutant.claim), mutant.name
-        assert known[mutant.claim].expected in ("holds", "holds_after_correction")
+        # A claim expected violated as printed has its mutants on the corrected statement.
+        corrected = {e.claim_id for e in catalog.errata()}
+        assert known[mutant.claim].expected in ("holds", "holds_after_correction") or (
+            known[mutant.claim].expected == "violated" and mutant.claim in corrected), mutant.name
 
 
 def test_every_claim_that_states_a_bound_has_a_mutant():
@@ -113,6 +116,9 @@ def test_rejected_reads_the_sub_verdict_of_the_statement_mutated():
     assert statements.rejected("holds_after_correction", "violated", "violated", "violated")
     # Only the printed statement failing is the unmutated outcome, not a rejection.
     assert not statements.rejected("holds_after_correction", "holds_after_correction", "violated", "holds")
+    # A claim violated as printed rejects a mutant of its correction only on the corrected side.
+    assert not statements.rejected("violated", "violated", "violated", "inconclusive")
+    assert statements.rejected("violated", "violated", "violated", "violated")
 
 
 @pytest.mark.parametrize("name", ["grad_norm_constant_halved", "lemma4_corrected_prefactor_dropped",

@@ -20,8 +20,9 @@ again only if its records or the code its decision runs changed
 (:mod:`verification.stored_decisions`).
 
 *Rejected* means: for a claim expected to hold, the verdict or its printed sub-verdict
-``violated``; for a claim expected to hold only after correction (the mutant tightens the
-corrected statement), the corrected sub-verdict ``violated``.
+``violated``; for a claim expected to hold only after correction, or to be violated as
+printed (the mutant tightens the corrected statement beside it), the corrected sub-verdict
+``violated``.
 
 Examples
 --------
@@ -152,9 +153,11 @@ def rejected(expected: str, verdict: str, verdict_printed: str | None, verdict_c
     """Whether a check's outcome rejects the mutant it decided.
 
     A mutant tightens the statement whose sub-verdict decides the claim: the corrected one
-    for a claim expected to hold only after correction, the printed one otherwise (a claim
-    whose check also reports a corrected sub-verdict, as iln.lemma5.tail, may then end
-    inconclusive overall while its printed sub-verdict rejects the mutant).
+    for a claim expected to hold only after correction, or expected violated as printed (its
+    printed statement is false already, so only the corrected statement beside it can show a
+    tightened bound false), the printed one otherwise (a claim whose check also reports a
+    corrected sub-verdict, as iln.lemma5.tail, may then end inconclusive overall while its
+    printed sub-verdict rejects the mutant).
 
     Parameters
     ----------
@@ -163,7 +166,7 @@ def rejected(expected: str, verdict: str, verdict_printed: str | None, verdict_c
     verdict, verdict_printed, verdict_corrected : str or None
         The verdict and its two sub-verdicts with the mutant in place.
     """
-    if expected == HOLDS_AFTER_CORRECTION:
+    if expected in (HOLDS_AFTER_CORRECTION, VIOLATED):
         return verdict_corrected == VIOLATED
     return VIOLATED in (verdict, verdict_printed)
 
