@@ -5,6 +5,7 @@ run is a fixed experiment whose thresholds were chosen before looking at it;
 ``HYPOTHESIS_PROFILE=dev`` explores new examples.
 """
 
+import functools
 import os
 
 import numba
@@ -92,3 +93,21 @@ def smoke_verdict():
     run-time source ``edits`` (:mod:`verification.selftest.injection`) planted while they run and
     while the claim decides."""
     return _smoke_verdict
+
+
+@functools.cache
+def _smoke_decision(claim_id):
+    from verification import catalog
+
+    claim = catalog.load()[claim_id]
+    config = claim.config("smoke")
+    records = [claim.trial(config, child(np.random.SeedSequence(0), i)) for i in range(config["n_trials"])]
+    return claim, config, records, claim.decide(records, config, 1e-3 / 4)
+
+
+@pytest.fixture(scope="session")
+def smoke_decision():
+    """``smoke_decision(claim_id)``: ``(claim, config, records, verdict)`` at the smoke profile,
+    trial i from child i of ``SeedSequence(0)``, decided at 1e-3 / 4; computed once a session
+    (the exact claims' checks are deterministic, so their tests share one decision)."""
+    return _smoke_decision

@@ -171,11 +171,17 @@ def _instance(counterexample) -> str:
     first few scalar fields (``round=1, E_1=0, ...``)."""
     if not isinstance(counterexample, Mapping) or not counterexample:
         return "not recorded"
-    if isinstance(counterexample.get("point"), str):
-        return counterexample["point"]
-    fields = [f"{k}={format_value(v) if isinstance(v, float) else v}" for k, v in counterexample.items()
-              if k not in _REPRODUCTION and isinstance(v, str | int | float | bool) and len(str(v)) < 40]
-    return ", ".join(fields[:4]) or "not recorded"
+    point = counterexample.get("point")
+    if isinstance(point, str):
+        return point
+    # A searched instance (verification.search) names its variables' values in its point.
+    fields = _fields(point if isinstance(point, Mapping) else counterexample)
+    return ", ".join(fields[:5 if isinstance(point, Mapping) else 4]) or "not recorded"
+
+
+def _fields(values: Mapping) -> list[str]:
+    return [f"{k}={format_value(v) if isinstance(v, float) else v}" for k, v in values.items()
+            if k not in _REPRODUCTION and isinstance(v, str | int | float | bool) and len(str(v)) < 40]
 
 
 def headline(summary: Mapping) -> str:

@@ -473,83 +473,6 @@ def _regret_search_trials() -> int:
     return violation_sample_size(bound, lower, float(regret) / bound, runner.DEFAULT_ALPHA)
 
 
-#: pilot of update_sign_corrected_sqrt_t_dropped's search (near_duplicate_constant, T = 256,
-#: descent step, the proof's eta and m; learner seeds SeedSequence(10_000 + i), i = 0, 1, 2,
-#: never a runner stream): the three regrets.  The plan takes the smallest, its ratio to the
-#: mutant's bound floored to a multiple of 0.05.
-_UPDATE_SIGN_PILOT = (8.293456249293836, 8.293462736581894, 8.293463513828737)
-#: pilot of online_to_batch_t_exponent_doubled's search (the orthogonal population, B = 1,
-#: eps = 0.3, so T = 206; samples SeedSequence(20_000 + i), learner SeedSequence(30_000 + i),
-#: i = 0, 1, 2): the three excess risks, used as _UPDATE_SIGN_PILOT is.
-_ONLINE_TO_BATCH_PILOT = (0.05733366765177267, 0.05750542805361697, 0.057443253205244904)
-#: the (B, eps) of that search: T = corollary1_T(1, 0.3) = 206 draws from 128 orthogonal rows,
-#: about 1.6 visits a row, where the averaged predictor is still far from the best of the
-#: ball (excess risk about 0.057) while the mutant allows 4 / (T - sqrt T) = 0.021.
-_ONLINE_TO_BATCH_B_EPS = (1.0, 0.3)
-
-
-def _update_sign_search_trials() -> int:
-    """update_sign_corrected_sqrt_t_dropped on near_duplicate_constant at T = 256, the descent
-    sign's one point at alpha / 2 (update_sign_decide's split over the two signs)."""
-    from verification.claims.iln.theorem1_regret import regret_point
-    from verification.rules.mean import violation_sample_size
-
-    bound = _mutant_regret_bound(_SEARCH_T)
-    lower = regret_point("plan", (), 1.0, _SEARCH_T, sequence_name="near_duplicate_constant").lower
-    ratio = math.floor(min(_UPDATE_SIGN_PILOT) / bound * 20) / 20
-    return violation_sample_size(bound, lower, ratio, runner.DEFAULT_ALPHA / 2)
-
-
-def _online_to_batch_search_trials() -> int:
-    """online_to_batch_t_exponent_doubled on the orthogonal population at (B, eps) =
-    (1, 0.3): the corrected statement's one point at alpha / 2 (rules.with_correction); the
-    excess risk is at least 0."""
-    from iln import theory
-    from verification.rules.mean import violation_sample_size
-
-    B, eps = _ONLINE_TO_BATCH_B_EPS
-    T = theory.corollary1_T(B, eps)
-    bound = float(theory.online_to_batch_excess_risk(B, T)) / math.sqrt(T)  # the mutant's
-    ratio = math.floor(min(_ONLINE_TO_BATCH_PILOT) / bound * 20) / 20
-    return violation_sample_size(bound, 0.0, ratio, runner.DEFAULT_ALPHA / 2)
-
-
-#: lemma1_first_term_dropped's search: T = 2 (the smallest T at which the run draws anything)
-#: on the near-duplicate inputs with labels +1 at the claim's eta = 0.05, m = 3.
-_LEMMA1_SETTING: dict[str, Any] = {"sequence": "near_duplicate_constant", "eta": 0.05, "m": 3}
-_LEMMA1_T = 2
-
-
-def _lemma1_search_trials() -> int:
-    """lemma1_first_term_dropped at T = 2: alpha^(1) = 0, so E_1 = 0 and f_2 = eta Phi(x_1)
-    whatever the draws; the regret and sum_t ||nabla_t||^2 are exact, only the variance term
-    is random, at most its a-priori end, and no round can shrink.  The statistic regret - rhs
-    of the mutant (no B^2 / eta) is then at least its lower end
-    (iln.lemma1.decomposition's :func:`~verification.claims.iln.lemma1.lemma1_lower_end`, less
-    the B^2 / eta the mutant drops) and its mean at least
-    ``regret - eta (sum ||nabla_t||^2 + max sum ||bar nabla_t - nabla_t||^2)``; two points
-    (the ICML and arXiv indexing of the P events) at alpha / 2."""
-    from iln import theory
-    from iln.comparator import best_in_ball
-    from verification.claims.iln.instances import sequence
-    from verification.claims.iln.lemma1 import lemma1_lower_end
-    from verification.rules.mean import violation_sample_size
-
-    B, eta, T = 1.0, _LEMMA1_SETTING["eta"], _LEMMA1_T
-    seq = sequence(_LEMMA1_SETTING["sequence"], T, np.random.SeedSequence(0))
-    K, y = seq.family.kernel(seq.X), seq.y
-    comparator = best_in_ball(K, y, B).total_loss
-    B_T = float(theory.f_norm_bound(B, eta, T))
-    lower = lemma1_lower_end(K, y, B, eta, B_T, comparator, T) + B**2 / eta  # the mutant's rhs
-    second = y[1] - eta * y[0] * K[0, 1]  # y_2 - <f_2, Phi(x_2)>
-    regret = y[0] ** 2 / 2 + second**2 / 2 - comparator
-    grad_sq = y[0] ** 2 * K[0, 0] + second**2 * K[1, 1]
-    a_2 = float(theory.alpha_l1_bound(B, eta, 1))
-    grad_var_max = (a_2 * (1.0 + float(np.abs(K).max()))) ** 2 * K[1, 1]
-    mean_least = regret - eta * (grad_sq + grad_var_max)
-    return violation_sample_size(-lower, 0.0, 1.0 + mean_least / -lower, runner.DEFAULT_ALPHA / 2)
-
-
 def _excess_t_exponent_doubled() -> dict:
     B, T = Fraction(4), 4096
     _, excess = _point_mass_descent(B, T)
@@ -903,11 +826,6 @@ _CATALOG = (
         counterexample=_regret_sqrt_t_dropped,
         stored=_REGRET_STORED,
         why="The same descent run as regret_sqrt_t_dropped: regret 8.14 > 4.27 at T = 256.",
-        config={"n_trials": _update_sign_search_trials, "T": [_SEARCH_T], "sequences": ["near_duplicate_constant"]},
-        config_why="At the smoke profile's T = 32 the descent run's regret (about 3) is below the "
-                    "mutant's 4.86; the claim's trial takes no repeats, so the search runs its "
-                    "nearest instance to the point mass, the near-duplicate inputs with labels +1, "
-                    "at T = 256 (regret 8.29 in a pilot on seeds apart, 1.94 times the mutant's bound).",
     ),
     StatementMutant(
         name="online_to_batch_t_exponent_doubled",
@@ -925,18 +843,13 @@ _CATALOG = (
         why="On point-mass features psi = 0.999 / B with labels +1 the averaged predictor misses 1 "
             "by (1 - r^T) / (T (1 - r)), an excess risk near 2 B^2 / T, above 4B / T once B > 2: "
             "0.00785 > 0.00417 at B = 4, T = 4096.",
-        config={"n_trials": _online_to_batch_search_trials, "populations": ["orthogonal"],
-                "B_eps": [list(_ONLINE_TO_BATCH_B_EPS)]},
-        config_why="At the smoke profile's eps = 1 and 0.8 (T = 25, 36) the mutant's bound (0.2, "
-                   "0.13) exceeds every population's excess risk; the claim has no point-mass "
-                   "population, and T = 4096 at B = 4 costs hours at the proof's m, so the search "
-                   "runs the claim's hardest population, 128 orthogonal rows, at eps = 0.3 (T = "
-                   "206), where a pilot on seeds apart measured an excess risk of 0.057, 2.75 "
-                   "times the mutant's 0.021.",
     ),
 
     StatementMutant(
         name="lemma1_first_term_dropped",
+        # iln.lemma1.decomposition is violated as printed (it needs f_1 = 0, which it does not
+        # state): only the corrected statement beside it can show the tightened bound false.
+        tightens="corrected",
         claim="iln.lemma1.decomposition",
         kind="factor dropped",
         statement="E[sum_t l_t(f_t) - l_t(f*)] <= eta sum_t E||nabla_t||^2 + eta sum_t V[grad_t] + "
@@ -948,13 +861,6 @@ _CATALOG = (
                             "f* of norm B predicting 0.999", "regret": 8.142875396, "mutant_rhs": 0.507920346},
         why="On point-mass features with labels +1 the descent run has no variance and no shrink, "
             "and its regret 8.14 exceeds eta sum_t ||nabla_t||^2 = 0.51 at T = 256.",
-        config={"n_trials": _lemma1_search_trials, "T": _LEMMA1_T, "settings": [_LEMMA1_SETTING]},
-        config_why="At T = 64 the statistic regret - rhs has no usable lower end (the variance and "
-                   "shrink terms of a run can be vast), so no number of runs rejects anything there. "
-                   "The search runs the smallest T = 2 on the claim's near-duplicate inputs with "
-                   "labels +1 (eta = 0.05, m = 3): no round can shrink, the regret and the gradient "
-                   "term are exact, and the lower end is -0.35, while the regret 0.95 exceeds the "
-                   "mutant's right-hand side (about 0.09 plus a variance term of order 1e-6).",
     ),
 
     StatementMutant(

@@ -170,8 +170,9 @@ register_erratum(Erratum(
                    "by the right-hand side, so the lemma holds with room to spare: not an error.)",
     corrected=r"R_T(f^*) \le \frac{B^2}{\eta} + \eta \sum_t \mathbb{E}\|\nabla_t\|^2 + \eta \sum_t V[\bar{\nabla}_t]"
               r" + \sum_{t=1}^T \frac{(B_T + B)^2}{\eta} \mathbb{E}[P_{t+1}(f^*)]",
-    check="iln.lemma1.decomposition measures every term on runs, with P_{t+1} estimated from round t's "
-          "step (every round compared, not only the shrinks).",
+    check="iln.lemma1.decomposition computes every term exactly on feature laws of finite support "
+          "(every draw of Algorithm 2 enumerated), each reading of the penalty sum apart: P_{t+1} from "
+          "round t's step, every round compared, not only the shrinks.",
     kind=QUOTED,
     quotes=(
         Quote("ICML", "Section 5.1, Lemma 1",
