@@ -166,9 +166,14 @@ register_erratum(Erratum(
                    "With Lemma 1's own hat f_t = f_{t-1} - eta bar grad_{t-1}, the proof (Appendix B.1, "
                    "both versions: 'Plugging in', quoted) produces P_{t+1}: the penalty of round t's "
                    "step, as arXiv prints. Lemma 2 (both versions) then redefines hat f_t as "
-                   "f_t - eta bar grad_t, a shift of one round. (The proof also bounds twice the regret "
-                   "by the right-hand side, so the lemma holds with room to spare: not an error.)",
-    corrected=r"R_T(f^*) \le \frac{B^2}{\eta} + \eta \sum_t \mathbb{E}\|\nabla_t\|^2 + \eta \sum_t V[\bar{\nabla}_t]"
+                   "f_t - eta bar grad_t, a shift of one round. And the lemma is stated for any online "
+                   "algorithm, but its proof bounds ||f_1 - f*||^2 by B^2, which needs f_1 = 0, a hypothesis "
+                   "it does not state: Algorithm 1 started at <f_1, Phi(x)> = -15 (point-mass features "
+                   "psi = 0.999, label 1, B = 1, T = 1, eta = 1/64) has regret 255999999/2000000 = 128.0 "
+                   "against a right-hand side of 67.99, computed exactly (arXiv's P_{t+1}, and ICML's P_t "
+                   "read with hat f_1 = f_1). With f_1 = 0 the proof bounds twice the regret by the "
+                   "right-hand side, so the corrected lemma holds with room to spare.",
+    corrected=r"f_1 = 0 \Rightarrow R_T(f^*) \le \frac{B^2}{\eta} + \eta \sum_t \mathbb{E}\|\nabla_t\|^2 + \eta \sum_t V[\bar{\nabla}_t]"
               r" + \sum_{t=1}^T \frac{(B_T + B)^2}{\eta} \mathbb{E}[P_{t+1}(f^*)]",
     check="iln.lemma1.decomposition computes every term exactly on feature laws of finite support "
           "(every draw of Algorithm 2 enumerated), each reading of the penalty sum apart: P_{t+1} from "
