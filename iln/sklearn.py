@@ -99,8 +99,6 @@ _STEP_PROBES = 256
 # Prediction of ShrinkingGradientRegressor: accuracy (in the scaled targets' units, whose
 # range is [-1, 1]) and failure probability of Theorem 1 part 3, and the cap on its m.
 _PREDICT_EPSILON, _PREDICT_DELTA, _PREDICT_MAX_M = 0.05, 0.05, 2**20
-# Draws per block of the shared-sample prediction: bounds the (n_points, block) matrix.
-_PREDICT_BLOCK = 1 << 14
 # Largest B: from about 2**13 on the proof's m overflows the int64 sample counts of
 # Algorithm 2, so Theorem 1 cannot be run at that norm bound at all.
 _MAX_B = 2.0**13
@@ -348,31 +346,6 @@ class _FeatureEstimator(BaseEstimator):
         return tags
 
 
-def _estimate_shared(alpha, X_support, X_new, m, family, seed) -> np.ndarray:
-    """Algorithm 2 at every row of ``X_new`` with one set of m draws shared by all rows.
-
-    The m pairs ``(i_k, w_k)``, ``i ~ q(i) = |alpha_i| / ||alpha||_1`` and ``w ~ mu``, are
-    drawn once; each row's estimate
-    ``||alpha||_1 / m sum_k sgn(alpha_i) psi(x_i; w_k) psi(x; w_k)`` is then exactly
-    Algorithm 2's output for that row (same law, ICML Lemma 4 / arXiv Lemma 3: unbiased),
-    and the rows share the ``psi(x_i; w_k)`` factors, so all of them cost one matrix
-    product per block of draws.
-    """
-    l1 = float(np.abs(alpha).sum())
-    out = np.zeros(X_new.shape[0])
-    if l1 == 0.0:
-        return out  # Algorithm 2's "if alpha = 0" branch
-    rng = random_streams.generator(seed)
-    q = np.abs(alpha) / l1
-    for lo in range(0, m, _PREDICT_BLOCK):
-        size = min(_PREDICT_BLOCK, m - lo)
-        index = rng.choice(alpha.shape[0], size=size, p=q)
-        W = family.sample(size, rng)
-        weights = np.sign(alpha[index]) * family.psi_paired(X_support[index], W)
-        out += family.psi(X_new, W) @ weights
-    return out * (l1 / m)
-
-
 class ShrinkingGradientRegressor(RegressorMixin, _FeatureEstimator):
     """SHRINKING_GRADIENT (ICML Algorithm 1; arXiv Algorithm 1) as a scikit-learn regressor.
 
@@ -438,8 +411,13 @@ class ShrinkingGradientRegressor(RegressorMixin, _FeatureEstimator):
     Notes
     -----
     Predictions estimate ``<f_{T+1}, Phi(x)>`` with Algorithm 2 (Theorem 1, part 3), every
-    row with the same draws, so that a row's prediction does not depend on the other
-    rows of the call.  A fit whose estimated time exceeds :data:`SLOW_FIT_SECONDS` warns.
+    row with the same draws (:func:`iln.estimator.estimate_at_points`), so that a row's
+    prediction does not depend on the other rows of the call.  Theorem 1 prices a test
+    point at ``O(rho m)`` with ``m = O(B^4 T / epsilon_0^2 log 1/delta)`` (both versions):
+    each row costs its m evaluations of ``psi``, ``m = 2 ||alpha||_1^2 log(2/delta) /
+    epsilon_0^2`` here (:func:`iln.theory.test_time_m_corrected`), a price the test-time
+    rule sets, not the implementation; the m draws themselves are made once for a block
+    of rows.  A fit whose estimated time exceeds :data:`SLOW_FIT_SECONDS` warns.
 
     Examples
     --------
@@ -528,7 +506,12 @@ class ShrinkingGradientRegressor(RegressorMixin, _FeatureEstimator):
         return self
 
     def predict(self, X):
-        """Algorithm 2's estimate of ``<f_{T+1}, Phi(x)>`` at each row, in the targets' units."""
+        """Algorithm 2's estimate of ``<f_{T+1}, Phi(x)>`` at each row, in the targets' units.
+
+        Row ``j`` is Algorithm 2 (ICML and arXiv) at ``x_j`` with ``alpha^(T+1)``, the
+        training rows and ``n_predict_samples`` draws (Theorem 1, part 3), on the seed
+        ``seed_``'s prediction child, which every row and every call shares.
+        """
         check_is_fitted(self, "run_")
         X = self._inputs(X)
         run = self.run_
@@ -536,8 +519,8 @@ class ShrinkingGradientRegressor(RegressorMixin, _FeatureEstimator):
         if m == "auto":
             m = min(_PREDICT_MAX_M, theory.test_time_m_corrected(
                 _PREDICT_EPSILON, _PREDICT_DELTA, float(np.abs(run.alpha).sum())))
-        f = _estimate_shared(run.alpha, run.X, X, int(m), run.family,
-                             random_streams.child(self.seed_, _PREDICTION))
+        f = _estimator.estimate_at_points(run.alpha, run.X, X, int(m), run.family,
+                                          seed=random_streams.child(self.seed_, _PREDICTION))
         return self.domain_.back(f)
 
 
