@@ -294,8 +294,9 @@ def _make_family(family, family_params, X: np.ndarray, gamma_rule: str) -> featu
 
 
 def _seed_of(random_state) -> np.random.SeedSequence:
-    """``random_state`` as a seed: an int or SeedSequence as given, None for fresh entropy
-    (scikit-learn's convention; pass an int to reproduce a fit)."""
+    """``random_state`` as a seed: an int ``s`` as ``SeedSequence(s)`` and a SeedSequence as
+    given (so ``0`` and ``SeedSequence(0)`` fit alike), a RandomState by one draw from it,
+    None by fresh entropy (scikit-learn's convention; pass an int to reproduce a fit)."""
     if random_state is None:
         return np.random.SeedSequence()
     if isinstance(random_state, np.random.RandomState):
@@ -329,8 +330,9 @@ def _family_params(value, name: str):
 
 
 def _random_state(value, name: str):
-    """scikit-learn's seeds: an int in [0, 2**32 - 1] or a ``numpy.random.RandomState``."""
-    if isinstance(value, np.random.RandomState):
+    """scikit-learn's seeds, an int in [0, 2**32 - 1] or a ``numpy.random.RandomState``, and the
+    project's, a ``numpy.random.SeedSequence`` (:func:`_seed_of` maps each to a seed)."""
+    if isinstance(value, np.random.RandomState | np.random.SeedSequence):
         return value
     value = arguments.integer(value, name, 0)
     if value > 2**32 - 1:

@@ -244,6 +244,7 @@ def test_bad_parameters_name_the_parameter():
     (RandomKitchenSinksClassifier(svm_C=-1.0), "svm_C"),
     (RandomKitchenSinksClassifier(loss="logistic"), "loss"),
     (RandomKitchenSinksClassifier(ridge=-1.0), "ridge"),
+    (RandomKitchenSinksClassifier(random_state=np.random.default_rng(0)), "random_state"),
     (FixedRandomRegressor(r=True), "r"),
     (FixedRandomRegressor(method="lsq"), "method"),
     (FixedRandomRegressor(B=float("nan")), "B"),
@@ -283,3 +284,82 @@ def test_kitchen_sinks_regressor_constraint_holds():
     reg = RandomKitchenSinksRegressor(K=50, C=2.0, random_state=0).fit(X, y)
     assert np.max(np.abs(reg.result_.alpha)) <= 2.0 / 50 + 1e-12
 
+
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_random_state_of_every_documented_type_is_accepted_and_a_seed_sequence_maps_as_its_int(estimator):
+    # The docstrings say "int, SeedSequence, RandomState or None": each fits, and
+    # SeedSequence(s) gives the fit of the int s (both become that seed), so a project seed
+    # and a scikit-learn seed reproduce one another.
+    from sklearn.base import clone
+
+    X, y = _data(n=30)
+    if isinstance(estimator, RandomKitchenSinksClassifier):
+        y = (y > 0).astype(int)
+    fits = {}
+    for name, state in (("int", 5), ("SeedSequence", np.random.SeedSequence(5)),
+                        ("RandomState", np.random.RandomState(5)), ("None", None)):
+        fits[name] = clone(estimator).set_params(random_state=state).fit(X, y).predict(X)
+    np.testing.assert_array_equal(fits["SeedSequence"], fits["int"])
+
+
+def _documented_parameters(cls):
+    """``{name: type text}`` from the numpydoc Parameters section of ``cls``, a line ``a, b``
+    whose description reads "As in :class:`Other`" taking Other's types."""
+    import inspect
+    import re
+
+    import iln.sklearn as module
+
+    doc = inspect.getdoc(cls)
+    section = doc.split("Parameters\n----------\n", 1)[1].split("\n\n", 1)[0]
+    lines = section.splitlines()
+    types = {}
+    for k, line in enumerate(lines):
+        if line.startswith(" "):
+            continue
+        names, _, kind = line.partition(" : ")
+        if kind:
+            types[names] = kind
+            continue
+        other = re.search(r"As in :class:`(\w+)`", lines[k + 1])
+        assert other, f"{cls.__name__}: {line!r} has neither a type nor an 'As in :class:`...`'"
+        inherited = _documented_parameters(getattr(module, other.group(1)))
+        types.update({name: inherited[name] for name in names.split(", ")})
+    return types
+
+
+def _values_of(kind):
+    """One value per type the text names: quoted words, int, float, None, dict, the seed types,
+    a FeatureFamily."""
+    import re
+
+    from iln.features import RandomFourier
+
+    kind = re.sub(r",? default=.*$", "", kind)
+    words = re.findall(r'"([^"]+)"', kind)
+    bare = re.sub(r'\{[^}]*\}|"[^"]*"', "", kind)
+    known = {"int": 3, "float": 1.5, "None": None, "dict": {}, "SeedSequence": np.random.SeedSequence(3),
+             "RandomState": np.random.RandomState(3), "FeatureFamily": RandomFourier(3)}
+    tokens = [t.strip() for t in re.split(r",|\bor\b", bare) if t.strip()]
+    unknown = [t for t in tokens if t not in known]
+    assert not unknown, f"no sample value for the documented type(s) {unknown} in {kind!r}"
+    return words + [known[t] for t in tokens]
+
+
+@pytest.mark.parametrize("cls", sorted({type(e) for e in ESTIMATORS}, key=lambda c: c.__name__),
+                         ids=lambda c: c.__name__)
+def test_every_documented_parameter_type_passes_the_checks(cls):
+    """Each parameter's documented types (its numpydoc line) against its check at fit: a value
+    of every type named must pass, so that the documentation promises nothing the checks refuse.
+    Every parameter of __init__ must be documented."""
+    import inspect
+
+    documented = _documented_parameters(cls)
+    assert set(documented) == set(inspect.signature(cls).parameters)
+    for name, kind in documented.items():
+        for value in _values_of(kind):
+            estimator = cls().set_params(**{name: value})
+            try:
+                estimator._validate_parameters()
+            except InvalidParameterError as error:
+                pytest.fail(f"{cls.__name__}({name}={value!r}) is documented as {kind!r} but refused: {error}")
