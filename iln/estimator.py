@@ -227,25 +227,23 @@ def estimate_scalar_product(alpha, X, x, m, family, *, seed, method: str = "fast
 
 
 def _support_rows(alpha, X):
-    """The rows of ``X`` Algorithm 2 can draw (``alpha_i != 0``), None when ``alpha = 0``.
-
-    A run of rows, as Algorithm 1's past usually is, is a slice (read as a view: no copy of t
-    rows per call), any other support an index array.
-    """
+    """The indices of the rows of ``X`` Algorithm 2 can draw (``alpha_i != 0``) and how to read
+    them: a run of rows, as Algorithm 1's past usually is, as a slice (a view: no copy of t
+    rows per call), any other support by index (no rows for ``alpha = 0``)."""
     support = np.flatnonzero(alpha)
     if support.size == 0:
-        return None
+        return support, None
     if support[-1] >= X.shape[0]:
         # The compiled kernel does not check its bounds: a short X would be read past its end.
         raise ValueError(f"X must have a row for every coefficient of alpha ({alpha.shape[0]}), got {X.shape[0]}")
-    return slice(support[0], support[-1] + 1) if support[-1] - support[0] + 1 == support.size else support
+    return support, slice(support[0], support[-1] + 1) if support[-1] - support[0] + 1 == support.size else support
 
 
 def _fast(alpha, X, x, m, family, seed, mode=numba_sampling.MODE_PRODUCTS):
     if family.kind is None:
         return _numpy(alpha, X, x, m, family, seed)
-    rows = _support_rows(alpha, X)
-    if rows is None:
+    support, rows = _support_rows(alpha, X)
+    if support.size == 0:
         return 0.0
     a = alpha[rows]
     norm1 = np.abs(a).sum()
@@ -279,8 +277,8 @@ _IMPLEMENTATIONS = {"fast": _fast, "numpy": _numpy, "reference": _reference}
 
 def _fast_at_points(alpha, X, X_new, m, family, seed):
     """:func:`_fast` at every row of ``X_new``: its counts and stream key, one compiled pass."""
-    rows = _support_rows(alpha, X)
-    if rows is None:
+    support, rows = _support_rows(alpha, X)
+    if support.size == 0:
         return np.zeros(X_new.shape[0])
     a = alpha[rows]
     norm1 = np.abs(a).sum()
