@@ -67,11 +67,12 @@ def report(session):
 
 @nox.session
 def bench(session):
-    """Measure Algorithm 2's cost per sample and Algorithm 1's run time; print the table."""
+    """Time Algorithm 2, Algorithm 1 and the learners against scikit-learn; print the table."""
     session.install(".[test]")
     for name, target in (("estimator", "tests/benchmarks/test_estimator_speed.py"),
                          ("algorithm1", "tests/benchmarks/test_algorithm1_scaling.py"),
-                         ("speed_targets", "tests/benchmarks/test_speed_targets.py")):
+                         ("speed_targets", "tests/benchmarks/test_speed_targets.py"),
+                         ("learners", "tests/benchmarks/test_learners.py")):
         session.run("pytest", target, "--benchmark-enable",
                     f"--benchmark-json=reports/benchmarks/{name}.json", *session.posargs)
     session.run("python", "tests/benchmarks/summarize.py", "reports/benchmarks/estimator.json")

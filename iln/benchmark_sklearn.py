@@ -18,8 +18,9 @@ Shrinking Gradient is also run with its defaults (``m = 4 T``, more than the bud
 the setting issue 22 timed.
 
 Every learner sees the same standardised inputs and the same kernel width,
-``gamma = 1 / (n_features * X.var())`` (the default of the Fourier family in
-:mod:`iln.sklearn`, scikit-learn's ``gamma="scale"``); the ridge fits choose their
+``gamma = 1 / (n_features * X.var())`` (the online learners' default in :mod:`iln.sklearn`,
+scikit-learn's ``gamma="scale"``; Random Kitchen Sinks' own default, the median heuristic,
+is measured by ``tests/benchmarks/test_learners.py``); the ridge fits choose their
 penalty by (generalised) cross-validation on the training rows (``RidgeCV``,
 ``RidgeClassifierCV``; ``ridge="auto"`` for Random Kitchen Sinks), ``KernelRidge`` by
 5-fold cross-validation on standardised targets (it has no intercept); the online learners of :mod:`iln.sklearn` use their "auto"

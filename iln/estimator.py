@@ -37,6 +37,7 @@ __all__ = [
     "check_inputs",
     "check_m",
     "draw_floor",
+    "estimate_at_points",
     "estimate_scalar_product",
     "estimate_scalar_product_numpy",
     "estimate_scalar_product_reference",
@@ -86,17 +87,23 @@ def check_inputs(alpha, X, x, family):
         An input that is not of its kind or shape, naming it.
     """
     family = check_family(family)
+    alpha, X = _check_support(alpha, X, family)
+    x_arr = np.asarray(x)
+    if x_arr.ndim != 1:
+        raise ValueError(f"x must be one point, a 1-D array of length {family.dim}, got shape {x_arr.shape}")
+    x = family.check_inputs(x_arr, "x")[0]
+    return alpha, X, x, family
+
+
+def _check_support(alpha, X, family):
+    """``alpha`` as a contiguous float64 vector and ``X``, one row per entry, in ``family``'s domain."""
     alpha = np.ascontiguousarray(arguments.real_array(alpha, "alpha", copy=False))
     if alpha.ndim != 1:
         raise ValueError(f"alpha must be 1-D, got shape {alpha.shape}")
     X = family.check_inputs(X, "X") if len(alpha) else check_features(np.zeros((0, family.dim)), family.dim)
     if X.shape[0] != alpha.shape[0]:
         raise ValueError(f"X must have one row per entry of alpha ({alpha.shape[0]}), got {X.shape[0]}")
-    x_arr = np.asarray(x)
-    if x_arr.ndim != 1:
-        raise ValueError(f"x must be one point, a 1-D array of length {family.dim}, got shape {x_arr.shape}")
-    x = family.check_inputs(x_arr, "x")[0]
-    return alpha, X, x, family
+    return alpha, X
 
 
 def _validate(alpha, X, x, m, family):
@@ -219,17 +226,25 @@ def estimate_scalar_product(alpha, X, x, m, family, *, seed, method: str = "fast
     return estimate_validated(alpha, X, x, m, family, random_streams.as_seed_sequence(seed), method)
 
 
-def _fast(alpha, X, x, m, family, seed, mode=numba_sampling.MODE_PRODUCTS):
-    if family.kind is None:
-        return _numpy(alpha, X, x, m, family, seed)
+def _support_rows(alpha, X):
+    """The indices of the rows of ``X`` Algorithm 2 can draw (``alpha_i != 0``) and how to read
+    them: a run of rows, as Algorithm 1's past usually is, as a slice (a view: no copy of t
+    rows per call), any other support by index (no rows for ``alpha = 0``)."""
     support = np.flatnonzero(alpha)
     if support.size == 0:
-        return 0.0
+        return support, None
     if support[-1] >= X.shape[0]:
         # The compiled kernel does not check its bounds: a short X would be read past its end.
         raise ValueError(f"X must have a row for every coefficient of alpha ({alpha.shape[0]}), got {X.shape[0]}")
-    # A run of rows, as Algorithm 1's past usually is, is read as a view: no copy of t rows per call.
-    rows = slice(support[0], support[-1] + 1) if support[-1] - support[0] + 1 == support.size else support
+    return support, slice(support[0], support[-1] + 1) if support[-1] - support[0] + 1 == support.size else support
+
+
+def _fast(alpha, X, x, m, family, seed, mode=numba_sampling.MODE_PRODUCTS):
+    if family.kind is None:
+        return _numpy(alpha, X, x, m, family, seed)
+    support, rows = _support_rows(alpha, X)
+    if support.size == 0:
+        return 0.0
     a = alpha[rows]
     norm1 = np.abs(a).sum()
     # The seeds of children 0 and 1, hashed without building them (same numbers).
@@ -258,6 +273,78 @@ def draw_floor(alpha, X, x, m, family, *, seed) -> float:
 
 
 _IMPLEMENTATIONS = {"fast": _fast, "numpy": _numpy, "reference": _reference}
+
+
+def _fast_at_points(alpha, X, X_new, m, family, seed):
+    """:func:`_fast` at every row of ``X_new``: its counts and stream key, one compiled pass."""
+    support, rows = _support_rows(alpha, X)
+    if support.size == 0:
+        return np.zeros(X_new.shape[0])
+    a = alpha[rows]
+    norm1 = np.abs(a).sum()
+    counts = seed_sequence.child_generator(seed, 0).multinomial(m, np.abs(a) / norm1).astype(np.int64)
+    support, signs, key = np.ascontiguousarray(X[rows]), np.sign(a), seed_sequence.child_key(seed, 1)
+    kernel = (numba_sampling.sum_products_at_points if m * X_new.shape[0] >= numba_sampling.PARALLEL_MIN
+              else numba_sampling.sum_products_at_points_serial)
+    block = numba_sampling.ROWS_PER_BLOCK
+    totals = np.concatenate([np.zeros(0)] + [
+        kernel(support, np.ascontiguousarray(X_new[lo:lo + block].T), counts, signs, key, family.kind,
+               family.numba_params())
+        for lo in range(0, X_new.shape[0], block)])
+    return norm1 / m * totals
+
+
+def estimate_at_points(alpha, X, X_new, m, family, *, seed, method: str = "fast") -> np.ndarray:
+    """EST_SCALAR_PROD (ICML and arXiv Algorithm 2) at every row of ``X_new``, each with ``seed``.
+
+    Row ``j`` of the result is ``estimate_scalar_product(alpha, X, X_new[j], m, family,
+    seed=seed, method=method)`` (up to round-off, see ``method``): Algorithm 2's estimate of ``<f, Phi(x_j)>`` with m samples,
+    unbiased (ICML Lemma 4; arXiv Lemma 3) and within ``epsilon`` with probability
+    ``1 - delta`` for the m of Theorem 1, part 3 (:func:`iln.theory.test_time_m_corrected`).
+    The rows share one seed, so they share the draws ``(i_k, w_k)``: Theorem 1's test-time
+    cost, m evaluations of ``psi`` a row (``O(rho m)``, both versions), is then the whole cost
+    beyond one set of m draws, which the fast version makes once per block of rows
+    (:data:`iln.numba_sampling.ROWS_PER_BLOCK`) instead of once a row.  Sharing makes the
+    rows' errors dependent; each row's law is Algorithm 2's.
+
+    Parameters
+    ----------
+    alpha, X, m, family, seed
+        As in :func:`estimate_scalar_product_reference`.
+    X_new : array of shape (n_q, D)
+        The points, in the family's domain.
+    method : {"fast", "numpy", "reference"}, default="fast"
+        As in :func:`estimate_scalar_product`.  The fast version of a family with a compiled
+        sampler makes one pass over the draws for a block of rows
+        (:func:`iln.numba_sampling.sum_products_at_points`): the same terms as for one point,
+        equal up to round-off; the others, and a family without a compiled sampler, run per
+        row and give exactly the one-point numbers.
+
+    Returns
+    -------
+    ndarray of shape (n_q,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from iln.features import RandomFourier
+    >>> fam = RandomFourier(2)
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.5]])
+    >>> rows = np.array([[0.1, 0.2], [0.9, 0.4], [2.0, -1.0]])
+    >>> E = estimate_at_points([1.0, -0.5], X, rows, 1000, fam, seed=3)
+    >>> one_by_one = [estimate_scalar_product([1.0, -0.5], X, x, 1000, fam, seed=3) for x in rows]
+    >>> float(np.max(np.abs(E - one_by_one))) < 1e-15  # the same draws; round-off apart
+    True
+    """
+    family = check_family(family)
+    alpha, X = _check_support(alpha, X, family)
+    X_new = family.check_inputs(X_new, "X_new")
+    m = check_m(m)
+    method = check_method(method)
+    seed = random_streams.as_seed_sequence(seed)
+    if method == "fast" and family.kind is not None:
+        return _fast_at_points(alpha, X, X_new, m, family, seed)
+    return np.array([_IMPLEMENTATIONS[method](alpha, X, x, m, family, seed) for x in X_new], dtype=np.float64)
 
 
 def check_method(method) -> str:

@@ -247,3 +247,118 @@ def test_a_kind_code_changed_in_features_alone_stops_the_import():
               "try:\n    import iln.numba_sampling\nexcept ImportError as e:\n    print('refused:', e)\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
     assert "refused: iln/features.py's kind codes" in done.stdout, done.stdout + done.stderr
+
+
+# -- Algorithm 2 at many points with one seed (test time, Theorem 1 part 3) ------------------
+def _query_rows(family, n, seed=7):
+    """Rows near and far from the instance's support, in the family's domain."""
+    _, X, _ = _instance(family)
+    rng = np.random.default_rng(seed)
+    rows = X[rng.integers(0, len(X), n)] * rng.uniform(-1.0, 1.0, (n, 1))
+    return rows + rng.uniform(-0.02, 0.02, rows.shape)
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=repr)
+@pytest.mark.parametrize("m", [37, numba_sampling.PARALLEL_MIN // 3 + 5])
+def test_estimates_at_points_are_algorithm2_at_each_row(family, m):
+    # Row j is Algorithm 2 at x_j with the call's seed: the same draws in the same order, so the
+    # same number up to the round-off of the sum (the cosine, the coordinate kind's order of
+    # additions); the bound is 1e-12 of ||alpha||_1, the scale of an estimate, far below the
+    # Monte Carlo error of any m (above 1e-3 ||alpha||_1 for m < 10^6) and far above round-off.
+    # The second m runs the parallel kernel (m times 20 rows passes PARALLEL_MIN).
+    alpha, X, _ = _instance(family)
+    rows = _query_rows(family, 20)
+    at_points = estimator.estimate_at_points(alpha, X, rows, m, family, seed=11)
+    one_by_one = [estimate_scalar_product(alpha, X, x, m, family, seed=11) for x in rows]
+    np.testing.assert_allclose(at_points, one_by_one, rtol=0, atol=1e-12 * np.abs(alpha).sum())
+
+
+@pytest.mark.parametrize("method", ["numpy", "reference"])
+def test_estimates_at_points_of_the_other_versions_are_their_estimates_row_by_row(method):
+    family = RandomStump(D)
+    alpha, X, _ = _instance(family)
+    rows = _query_rows(family, 3)
+    at_points = estimator.estimate_at_points(alpha, X, rows, 50, family, seed=2, method=method)
+    assert at_points.tolist() == [estimate_scalar_product(alpha, X, x, 50, family, seed=2, method=method)
+                                  for x in rows]
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=repr)
+def test_a_row_does_not_depend_on_the_rows_asked_with_it_nor_on_threads(family):
+    # Blocks of ROWS_PER_BLOCK rows, work items on as many threads as there are: a row's
+    # number is the same asked alone, in a block of others, or past a block's boundary.
+    alpha, X, _ = _instance(family)
+    rows = _query_rows(family, numba_sampling.ROWS_PER_BLOCK + 3)
+    m = numba_sampling.CHUNK + 9
+    before = numba.get_num_threads()
+    try:
+        results = []
+        for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
+            numba.set_num_threads(threads)
+            results.append(estimator.estimate_at_points(alpha, X, rows, m, family, seed=4))
+    finally:
+        numba.set_num_threads(before)
+    assert all(np.array_equal(r, results[0]) for r in results)
+    for j in (0, numba_sampling.ROWS_PER_BLOCK - 1, numba_sampling.ROWS_PER_BLOCK + 2):
+        assert estimator.estimate_at_points(alpha, X, rows[j:j + 1], m, family, seed=4)[0] == results[0][j]
+
+
+def test_estimates_at_points_beyond_the_cosines_range_fall_back_to_the_c_library():
+    # gamma = 1e16: arguments w.x + b of order 1e8, where the reduction of cosine() loses
+    # digits (its error there is near 1e-8); the C library's cos takes those rows.
+    family = RandomFourier(D, 1e16)
+    alpha, X, _ = _instance(family)
+    rows = _query_rows(family, 5)
+    at_points = estimator.estimate_at_points(alpha, X, rows, 200, family, seed=1)
+    one_by_one = [estimate_scalar_product(alpha, X, x, 200, family, seed=1) for x in rows]
+    np.testing.assert_allclose(at_points, one_by_one, rtol=0, atol=1e-12 * np.abs(alpha).sum())
+
+
+def test_estimates_at_points_are_zero_for_zero_alpha_and_empty_for_no_rows():
+    family = RandomFourier(D)
+    alpha, X, x = _instance(family)
+    assert estimator.estimate_at_points(np.zeros(4), X, np.vstack([x, x]), 10, family, seed=0).tolist() == [0.0, 0.0]
+    assert estimator.estimate_at_points(alpha, X, np.zeros((0, D)), 10, family, seed=0).shape == (0,)
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"X_new": np.zeros((2, D + 1))}, "X_new"),
+    ({"X_new": np.full((2, D), np.nan)}, "X_new"),
+    ({"m": 0}, "m"),
+    ({"method": "exact"}, "method"),
+    ({"alpha": np.ones(3)}, "X must have one row per entry of alpha"),
+])
+def test_estimates_at_points_refuse_bad_input_naming_it(kwargs, match):
+    family = RandomSign(D)
+    alpha, X, x = _instance(family)
+    args = {"alpha": alpha, "X_new": np.vstack([x, x]), "m": 10, "method": "fast", **kwargs}
+    with pytest.raises((ValueError, TypeError), match=match):
+        estimator.estimate_at_points(args["alpha"], X, args["X_new"], args["m"], family, seed=0,
+                                     method=args["method"])
+
+
+def test_cosine_is_within_one_ulp_of_the_c_library():
+    # The compiled kernel's cosine (fdlibm's reduction and polynomials) on every range it
+    # serves: near 0, near each multiple of pi/2 (where the reduction cancels most), and up
+    # to its limit, where n pi/2 is at its largest.  One ulp of the C library's result is
+    # fdlibm's own documented accuracy.
+    rng = np.random.default_rng(0)
+    near = np.arange(-40, 41) * (np.pi / 2)
+    x = np.concatenate([
+        rng.uniform(-1.0, 1.0, 20_000), rng.uniform(-100.0, 100.0, 20_000),
+        rng.uniform(-numba_sampling.COSINE_LIMIT, numba_sampling.COSINE_LIMIT, 20_000),
+        (near[:, None] + rng.uniform(-1e-6, 1e-6, (near.size, 50))).ravel(),
+        np.nextafter(near, np.inf), np.nextafter(near, -np.inf),
+        [0.0, -0.0, np.nextafter(numba_sampling.COSINE_LIMIT, 0.0)],
+    ])
+    got = _cosines(x)
+    want = np.cos(x)
+    assert np.all(np.abs(got - want) <= np.spacing(np.abs(want)))
+
+
+@numba.njit
+def _cosines(x):
+    out = np.empty_like(x)
+    for i in range(x.shape[0]):
+        out[i] = numba_sampling.cosine(x[i])
+    return out

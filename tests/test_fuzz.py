@@ -226,7 +226,7 @@ def _reproduce(case):
         "huge_r": lambda: FixedRandomRegressor(r=2**64, random_state=0).fit(X, y),
         "huge_K": lambda: RandomKitchenSinksClassifier(K=2**64, random_state=0).fit(X, y),
         "huge_k": lambda: DoublyStochasticRegressor(k=2**64, random_state=0).fit(X, y),
-        "lp_box": lambda: RandomKitchenSinksClassifier(C=2.0**64, random_state=0).fit(X, y),
+        "lp_box": lambda: RandomKitchenSinksClassifier(loss="hinge", C=2.0**64, random_state=0).fit(X, y),
         "huge_D": lambda: data.section6_data(1, 2**64, seed=0),
         "huge_budget": lambda: comparison.section6_comparison(budget=2**64, seed=0),
         "huge_m": lambda: shrinking_gradient(X, y, features.RandomCoordinate(3), B=1.0, m=2**64, seed=0),

@@ -296,6 +296,47 @@ def test_same_seed_same_numbers(loss, C):
     assert not np.array_equal(runs[0].W, runs[3].W)
 
 
+@pytest.mark.parametrize(("loss", "C", "ridge"), [("quadratic", None, 0.0), ("quadratic", None, 0.01),
+                                                  ("quadratic", 1.0, 0.01), ("hinge", None, 0.0),
+                                                  ("hinge", 1.0, 0.0)])
+def test_label_columns_are_the_fits_of_each_column_alone(loss, C, ridge):
+    # L label vectors are L problems (3)-(4) on the features drawn from the seed alone: the
+    # same alpha column by column (up to the round-off of one solve for all columns).
+    X, y = _data()
+    Y = np.column_stack([y, -y, np.where(X[:, 2] > 0, 1.0, -1.0)])
+    together = random_kitchen_sinks(X, Y, RandomStump(4), K=12, seed=3, loss=loss, C=C, ridge=ridge)
+    assert together.alpha.shape == (12, 3)
+    assert together.decision_function(X).shape == (60, 3)
+    alone = [random_kitchen_sinks(X, Y[:, j], RandomStump(4), K=12, seed=3, loss=loss, C=C, ridge=ridge)
+             for j in range(3)]
+    np.testing.assert_allclose(together.alpha, np.column_stack([r.alpha for r in alone]), rtol=1e-9, atol=1e-12)
+    assert together.train_risk == pytest.approx(np.mean([r.train_risk for r in alone]), rel=1e-9)
+
+
+@pytest.mark.parametrize("columns", [1, 3])
+def test_a_grid_of_ridges_takes_the_smallest_generalised_cross_validation_error(columns):
+    # GCV(r) = m ||Y - H Y||^2 / (m - tr H)^2, summed over the columns, with H the hat matrix
+    # Z (Z^T Z + m K r I)^{-1} Z^T built here directly (Golub, Heath & Wahba 1979), against
+    # the one-SVD computation of the fit; K = m - 5 features, so the choice matters.
+    X, y = _data(m=40)
+    Y = np.column_stack([y, y * np.sign(X[:, 3]), -y])[:, :columns]
+    Y = Y[:, 0] if columns == 1 else Y
+    grid = (1e-6, 1e-4, 1e-2, 1.0)
+    fit = random_kitchen_sinks(X, Y, RandomFourier(4, 0.5), K=35, seed=2, ridge=grid)
+    Z = _features(fit, X)
+    m, K = Z.shape
+
+    def gcv(r):
+        H = Z @ np.linalg.solve(Z.T @ Z + m * K * r * np.eye(K), Z.T)
+        return m * np.sum((Y - H @ Y) ** 2) / (m - np.trace(H)) ** 2
+
+    best = min(grid, key=gcv)
+    assert fit.ridge == best
+    assert fit.ridge not in (grid[0], grid[-1])  # an interior choice: the criterion, not an end, decided
+    fixed = random_kitchen_sinks(X, Y, RandomFourier(4, 0.5), K=35, seed=2, ridge=best)
+    np.testing.assert_allclose(fit.alpha, fixed.alpha, rtol=1e-12, atol=1e-14)
+
+
 def _blinded(cls, *args):
     class Blind(cls):
         def kernel(self, X, Y=None):
@@ -345,6 +386,11 @@ class _Unbounded(FeatureFamily):
     ({"C": "big"}, TypeError, "C"),
     ({"ridge": -0.1}, ValueError, "ridge"),
     ({"ridge": 0.1, "loss": "hinge"}, ValueError, "ridge"),
+    ({"ridge": (0.1, 1.0), "loss": "hinge"}, ValueError, "ridge"),
+    ({"ridge": ()}, ValueError, "ridge"),
+    ({"ridge": (0.1, -1.0)}, ValueError, "ridge"),
+    ({"y": np.ones((60, 0))}, ValueError, "y"),
+    ({"y": np.column_stack([np.ones(60), np.full(60, 2.0)])}, ValueError, "y"),
     ({"svm_C": 0.0}, ValueError, "svm_C"),
     ({"svm_max_iter": 0}, ValueError, "svm_max_iter"),
     ({"svm_tol": -1.0}, ValueError, "svm_tol"),

@@ -172,11 +172,43 @@ def test_classifier_one_vs_rest_on_digits():
 
     X, y = load_digits(return_X_y=True)
     X_train, X_test, y_train, y_test = train_test_split(X / 16.0, y, random_state=0)
-    clf = RandomKitchenSinksClassifier(K=500, random_state=0).fit(X_train, y_train)
-    assert len(clf.results_) == 10
-    assert clf.decision_function(X_test).shape == (len(y_test), 10)
-    # Ten classes, chance 0.1; 500 Fourier features and a linear SVM separate digits well.
-    assert clf.score(X_test, y_test) > 0.9
+    for loss in ("quadratic", "hinge"):
+        clf = RandomKitchenSinksClassifier(K=500, loss=loss, random_state=0).fit(X_train, y_train)
+        assert clf.result_.alpha.shape == (500, 10)
+        assert clf.decision_function(X_test).shape == (len(y_test), 10)
+        # Ten classes, chance 0.1; 500 Fourier features and either loss separate digits well.
+        assert clf.score(X_test, y_test) > 0.9
+
+
+def _nystroem_and_kitchen_sinks(load, seeds):
+    """Test accuracy of the default Random Kitchen Sinks classifier and of scikit-learn's
+    Nystroem + RidgeClassifierCV, both after a StandardScaler, on one stratified split."""
+    from sklearn.kernel_approximation import Nystroem
+    from sklearn.linear_model import RidgeClassifierCV
+    from sklearn.model_selection import train_test_split
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = load(return_X_y=True)
+    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.25, random_state=0, stratify=y)
+    scores = {"rks": [], "nystroem": []}
+    for seed in seeds:
+        for name, last in (("rks", RandomKitchenSinksClassifier(random_state=seed)),
+                           ("nystroem", Nystroem(random_state=seed))):
+            steps = [StandardScaler(), last] + ([RidgeClassifierCV()] if name == "nystroem" else [])
+            scores[name].append(make_pipeline(*steps).fit(X_train, y_train).score(X_test, y_test))
+    return np.mean(scores["rks"]), np.mean(scores["nystroem"])
+
+
+@pytest.mark.parametrize("dataset", ["breast_cancer", "digits"])
+def test_kitchen_sinks_classifier_defaults_come_within_two_points_of_nystroem(dataset):
+    """Issue 40's goal for the defaults, on its protocol: mean test accuracy over seeds 0-2 of
+    the learners, one stratified quarter held out.  The 2 points are the goal's margin, fixed
+    before measuring; the accuracies themselves are in reports/benchmarks/learners.json."""
+    from sklearn import datasets
+
+    rks, nystroem = _nystroem_and_kitchen_sinks(getattr(datasets, f"load_{dataset}"), range(3))
+    assert rks >= nystroem - 0.02
 
 
 @pytest.mark.parametrize("family", ["coordinate", "relu", "sigmoid", "sign", "stump"])
@@ -210,6 +242,9 @@ def test_bad_parameters_name_the_parameter():
     (RandomKitchenSinksRegressor(K=0), "K"),
     (RandomKitchenSinksRegressor(C=0.0), "C"),
     (RandomKitchenSinksClassifier(svm_C=-1.0), "svm_C"),
+    (RandomKitchenSinksClassifier(loss="logistic"), "loss"),
+    (RandomKitchenSinksClassifier(ridge=-1.0), "ridge"),
+    (RandomKitchenSinksClassifier(random_state=np.random.default_rng(0)), "random_state"),
     (FixedRandomRegressor(r=True), "r"),
     (FixedRandomRegressor(method="lsq"), "method"),
     (FixedRandomRegressor(B=float("nan")), "B"),
@@ -238,8 +273,9 @@ def test_kitchen_sinks_classifier_on_breast_cancer():
     train, test = train_test_split_seeded(load_sklearn_dataset("breast_cancer"), 0.3, seed=0)
     scaled = standardize(train.X, test.X)
     clf = RandomKitchenSinksClassifier(family="stump", K=300, random_state=0).fit(scaled.X_train, train.y)
-    # RKS's features on its preprocessing: a linear SVM on 300 stumps separates these
-    # classes well; 0.9 is far below what it reaches and far above chance (0.63).
+    # RKS's features on its preprocessing, with its loss (Section 4: the quadratic): 300
+    # stumps separate these classes well; 0.9 is far below what they reach and far above
+    # chance (0.63).
     assert clf.score(scaled.X_test, test.y) > 0.9
 
 
@@ -247,3 +283,83 @@ def test_kitchen_sinks_regressor_constraint_holds():
     X, y = _data(n=80)
     reg = RandomKitchenSinksRegressor(K=50, C=2.0, random_state=0).fit(X, y)
     assert np.max(np.abs(reg.result_.alpha)) <= 2.0 / 50 + 1e-12
+
+
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_random_state_of_every_documented_type_is_accepted_and_a_seed_sequence_maps_as_its_int(estimator):
+    # The docstrings say "int, SeedSequence, RandomState or None": each fits, and
+    # SeedSequence(s) gives the fit of the int s (both become that seed), so a project seed
+    # and a scikit-learn seed reproduce one another.
+    from sklearn.base import clone
+
+    X, y = _data(n=30)
+    if isinstance(estimator, RandomKitchenSinksClassifier):
+        y = (y > 0).astype(int)
+    fits = {}
+    for name, state in (("int", 5), ("SeedSequence", np.random.SeedSequence(5)),
+                        ("RandomState", np.random.RandomState(5)), ("None", None)):
+        fits[name] = clone(estimator).set_params(random_state=state).fit(X, y).predict(X)
+    np.testing.assert_array_equal(fits["SeedSequence"], fits["int"])
+
+
+def _documented_parameters(cls):
+    """``{name: type text}`` from the numpydoc Parameters section of ``cls``, a line ``a, b``
+    whose description reads "As in :class:`Other`" taking Other's types."""
+    import inspect
+    import re
+
+    import iln.sklearn as module
+
+    doc = inspect.getdoc(cls)
+    section = doc.split("Parameters\n----------\n", 1)[1].split("\n\n", 1)[0]
+    lines = section.splitlines()
+    types = {}
+    for k, line in enumerate(lines):
+        if line.startswith(" "):
+            continue
+        names, _, kind = line.partition(" : ")
+        if kind:
+            types[names] = kind
+            continue
+        other = re.search(r"As in :class:`(\w+)`", lines[k + 1])
+        assert other, f"{cls.__name__}: {line!r} has neither a type nor an 'As in :class:`...`'"
+        inherited = _documented_parameters(getattr(module, other.group(1)))
+        types.update({name: inherited[name] for name in names.split(", ")})
+    return types
+
+
+def _values_of(kind):
+    """One value per type the text names: quoted words, int, float, None, dict, the seed types,
+    a FeatureFamily."""
+    import re
+
+    from iln.features import RandomFourier
+
+    kind = re.sub(r",? default=.*$", "", kind)
+    words = re.findall(r'"([^"]+)"', kind)
+    bare = re.sub(r'\{[^}]*\}|"[^"]*"', "", kind)
+    known = {"int": 3, "float": 1.5, "None": None, "dict": {}, "SeedSequence": np.random.SeedSequence(3),
+             "RandomState": np.random.RandomState(3), "FeatureFamily": RandomFourier(3)}
+    tokens = [t.strip() for t in re.split(r",|\bor\b", bare) if t.strip()]
+    unknown = [t for t in tokens if t not in known]
+    assert not unknown, f"no sample value for the documented type(s) {unknown} in {kind!r}"
+    return words + [known[t] for t in tokens]
+
+
+@pytest.mark.parametrize("cls", sorted({type(e) for e in ESTIMATORS}, key=lambda c: c.__name__),
+                         ids=lambda c: c.__name__)
+def test_every_documented_parameter_type_passes_the_checks(cls):
+    """Each parameter's documented types (its numpydoc line) against its check at fit: a value
+    of every type named must pass, so that the documentation promises nothing the checks refuse.
+    Every parameter of __init__ must be documented."""
+    import inspect
+
+    documented = _documented_parameters(cls)
+    assert set(documented) == set(inspect.signature(cls).parameters)
+    for name, kind in documented.items():
+        for value in _values_of(kind):
+            estimator = cls().set_params(**{name: value})
+            try:
+                estimator._validate_parameters()
+            except InvalidParameterError as error:
+                pytest.fail(f"{cls.__name__}({name}={value!r}) is documented as {kind!r} but refused: {error}")

@@ -28,7 +28,10 @@ Solvers.
 * ``loss="quadratic"``, ``C=None`` (the default, as RKS Section 4 does in practice: "we
   let C be large enough that the constraint (4) remains inactive"): least squares,
   ``numpy.linalg.lstsq`` (minimum-norm solution when ``Z`` is rank deficient), or with
-  ``ridge > 0`` the ridge solution via the SVD of ``Z``.
+  ``ridge > 0`` the ridge solution via the SVD of ``Z``.  Given a grid of ridges, the same
+  SVD gives each one's generalised cross-validation error ``GCV = m ||y - H y||^2 /
+  (m - tr H)^2`` (Golub, Heath & Wahba 1979; ``H`` maps y to the fitted values), an
+  estimate of the leave-one-out error, and the fit takes the ridge that minimises it.
 * ``loss="quadratic"``, ``C`` given: box-constrained least squares, solved exactly by
   the bounded-variable least-squares active-set method (``scipy.optimize.lsq_linear``,
   ``method="bvls"``), then clipped into the box so that ``||alpha||_inf <= C/K`` holds
@@ -44,6 +47,11 @@ Solvers.
   ``min_alpha 1/2 ||alpha||^2 + svm_C sum_i max(0, 1 - y_i alpha . z_i)``
   (``sklearn.svm.LinearSVC``, hinge loss, no intercept since RKS's model has none), i.e.
   eq. (3) plus ``lambda ||alpha||^2`` with ``lambda = 1 / (2 m svm_C)``.
+
+Several label vectors (``y`` of shape ``(m, L)``, e.g. one-vs-rest classes) are L problems
+(3)-(4) on the same draws ``w_1, ..., w_K``: each column's ``alpha`` is the one a fit of that
+column alone with the same seed returns, and the quadratic loss solves them all with one SVD
+(and, with a grid, one ridge: the smallest GCV error summed over the columns).
 
 The budget (:mod:`iln.budget`) of a fit is ``K`` parameters sampled and ``K * m``
 evaluations of ``psi`` (every feature on every training point).
@@ -67,6 +75,7 @@ from iln.features import FeatureFamily, check_family
 
 __all__ = [
     "LOSSES",
+    "RIDGE_GRID",
     "AdaBoostResult",
     "KitchenSinksResult",
     "SolverConvergenceError",
@@ -77,6 +86,9 @@ __all__ = [
 
 #: losses of RKS Section 1 that Algorithm 1 is run with in RKS Section 4.
 LOSSES = ("quadratic", "hinge")
+#: a grid of ridges, 1e-8 to 100 in steps of sqrt(10), for a choice by generalised
+#: cross-validation (``ridge=RIDGE_GRID``).
+RIDGE_GRID = tuple(10.0 ** np.arange(-8.0, 2.5, 0.5))
 
 # The bounded-variable least-squares solver stops when the first-order optimality
 # measure falls below this; far below any statistical effect, far above round-off.
@@ -111,8 +123,8 @@ class KitchenSinksResult:
     ----------
     W : ndarray of shape (K, p)
         The sampled feature parameters ``w_1, ..., w_K`` (the family's layout).
-    alpha : ndarray of shape (K,)
-        The fitted weights.
+    alpha : ndarray of shape (K,) or (K, L)
+        The fitted weights, a column per label vector when ``y`` had L columns.
     loss : {"quadratic", "hinge"}
         The loss ``c`` of RKS eq. (1) and (3).
     constrained : bool
@@ -123,7 +135,7 @@ class KitchenSinksResult:
         Wall-clock time of sampling, featurizing and solving (RKS Figure 1, column 2).
     train_risk : float
         Empirical risk (RKS eq. 1/3) of ``alpha`` on the training data, without any
-        regulariser: mean squared error or mean hinge loss.
+        regulariser: mean squared error or mean hinge loss (over the columns too).
     family : FeatureFamily
         The family the features came from.
     K : int
@@ -131,7 +143,8 @@ class KitchenSinksResult:
     C : float or None
         The constraint's scalar, ``None`` when unconstrained.
     ridge : float
-        The ridge coefficient of the quadratic loss (0 when unused).
+        The ridge coefficient of the quadratic loss (0 when unused; the grid's choice when
+        a grid was given).
     svm_C : float or None
         The linear SVM's ``C`` when the unconstrained hinge path was used.
     seed : numpy.random.SeedSequence
@@ -167,7 +180,7 @@ class KitchenSinksResult:
 
         Returns
         -------
-        ndarray of shape (n,)
+        ndarray of shape (n,), or (n, L) for L label vectors
         """
         X = self.family.check_inputs(X, "X")
         return self.family.psi(X, self.W) @ self.alpha
@@ -185,9 +198,24 @@ class KitchenSinksResult:
 
 def _check_labels(y, m: int, loss: str) -> np.ndarray:
     # RKS Section 1 takes y in {-1, +1}; the quadratic loss also fits labels in [-1, 1].
+    if np.ndim(y) == 2:
+        columns = np.asarray(y)
+        if columns.shape[1] < 1:
+            raise ValueError(f"y must have at least one column (one label vector), got shape {columns.shape}")
+        return np.column_stack([_check_labels(columns[:, j], m, loss) for j in range(columns.shape[1])])
     if loss == "hinge":
         return arguments.sign_labels(y, "y", m, why=" for the hinge loss (RKS Section 1)")
     return arguments.labels(y, "y", m)
+
+
+def _check_ridge(ridge):
+    """A ridge ``>= 0``, or a non-empty grid of them (a tuple) to choose from."""
+    if isinstance(ridge, tuple | list | np.ndarray):
+        grid = tuple(arguments.nonnegative_real(r, "ridge") for r in np.asarray(ridge, dtype=object).ravel())
+        if not grid:
+            raise ValueError("ridge must be a number >= 0 or a non-empty grid of them, got an empty grid")
+        return grid
+    return arguments.nonnegative_real(ridge, "ridge")
 
 
 def _validate(X, y, family, K, seed, loss, C, ridge, svm_C, svm_max_iter, svm_tol):
@@ -202,14 +230,14 @@ def _validate(X, y, family, K, seed, loss, C, ridge, svm_C, svm_max_iter, svm_to
     C = None if C is None else arguments.positive_real(C, "C")
     if C is not None and loss == "hinge":
         _check_lp_box(C / K, "C/K")
-    ridge = arguments.nonnegative_real(ridge, "ridge")
-    if ridge > 0 and loss != "quadratic":
+    ridge = _check_ridge(ridge)
+    if (isinstance(ridge, tuple) or ridge > 0) and loss != "quadratic":
         raise ValueError("ridge applies to the quadratic loss only; the hinge loss uses svm_C or C")
     svm_C = arguments.positive_real(svm_C, "svm_C")
     svm_max_iter = arguments.integer(svm_max_iter, "svm_max_iter", 1)
     svm_tol = arguments.positive_real(svm_tol, "svm_tol")
-    if loss == "hinge" and C is None and np.unique(y).size < 2:
-        raise ValueError("y must contain both labels -1 and +1 to fit the linear SVM (C=None)")
+    if loss == "hinge" and C is None and any(np.unique(col).size < 2 for col in y.reshape(y.shape[0], -1).T):
+        raise ValueError("y must contain both labels -1 and +1 (in every column) to fit the linear SVM (C=None)")
     return X, y, K, seed, C, ridge, svm_C, svm_max_iter, svm_tol
 
 
@@ -224,14 +252,45 @@ def _featurize(family: FeatureFamily, X: np.ndarray, W: np.ndarray) -> np.ndarra
 
 
 def _least_squares(Z, y, ridge, K):
-    """argmin (1/m)||Z a - y||^2 + ridge K ||a||^2 (minimum norm when ridge = 0)."""
-    if ridge == 0.0:
-        return np.linalg.lstsq(Z, y, rcond=None)[0]
+    """argmin (1/m)||Z a - y||^2 + ridge K ||a||^2 (minimum norm when ridge = 0), a column of
+    ``a`` per column of ``y``; with a grid of ridges, the one :func:`_gcv_ridge` picks.
+
+    Returns ``(a, ridge)``.
+    """
+    if not isinstance(ridge, tuple) and ridge == 0.0:
+        return np.linalg.lstsq(Z, y, rcond=None)[0], ridge
     # The SVD form never squares Z's condition number, and costs m K min(m, K)
     # whichever of m and K is larger.
     m = Z.shape[0]
     U, s, Vt = np.linalg.svd(Z, full_matrices=False)
-    return Vt.T @ (s / (s**2 + m * K * ridge) * (U.T @ y))
+    coords = U.T @ y
+    if isinstance(ridge, tuple):
+        ridge = _gcv_ridge(s, coords, float(np.sum(y * y)), m, K, ridge)
+    shrink = s / (s**2 + m * K * ridge)
+    return Vt.T @ (shrink.reshape(shrink.shape + (1,) * (y.ndim - 1)) * coords), ridge
+
+
+def _gcv_ridge(s, coords, y_squared, m, K, grid) -> float:
+    """The ridge of ``grid`` with the smallest generalised cross-validation error.
+
+    For ``(1/m)||Z a - y||^2 + ridge K ||a||^2`` the fitted values are ``H y`` with
+    ``H = U diag(s^2 / (s^2 + m K ridge)) U^T`` (SVD ``Z = U S V^T``), and
+    ``GCV = m ||y - H y||^2 / (m - tr H)^2`` (Golub, Heath & Wahba 1979), an estimate of the
+    leave-one-out error from one SVD, summed over the columns of y (one ridge for all).  It
+    regularises heavily exactly when ``K`` approaches ``m`` and least squares would
+    interpolate the noise.  ``coords = U^T y`` and ``y_squared = ||y||^2``.  The smallest
+    ridge wins a tie.
+    """
+    outside = max(y_squared - float(np.sum(coords * coords)), 0.0)  # the part of y no alpha fits
+    best, best_score = grid[0], math.inf
+    for ridge in grid:
+        shrink = s**2 / (s**2 + m * K * ridge)
+        rest = (1.0 - shrink).reshape(shrink.shape + (1,) * (coords.ndim - 1)) * coords
+        dof = m - float(shrink.sum())
+        score = m * (outside + float(np.sum(rest * rest))) / dof**2 if dof > 0 else math.inf
+        if score < best_score or (score == best_score and ridge < best):
+            best, best_score = ridge, score
+    return float(best)
 
 
 def _bvls_max_iter(K: int) -> int:
@@ -364,6 +423,13 @@ def _linear_svm(Z, y, svm_C, seed, max_iter, tol):
     return np.asarray(svm.coef_[0], dtype=np.float64).copy()
 
 
+def _per_column(solve, Z, y, *args):
+    """``solve(Z, y, *args)`` for a label vector, or for each column of a matrix of them."""
+    if y.ndim == 1:
+        return solve(Z, y, *args)
+    return np.column_stack([solve(Z, y[:, j], *args) for j in range(y.shape[1])])
+
+
 def _risk(Z, y, alpha, loss) -> float:
     f = Z @ alpha
     if loss == "quadratic":
@@ -372,7 +438,8 @@ def _risk(Z, y, alpha, loss) -> float:
 
 
 def random_kitchen_sinks(X, y, family, *, K, seed, loss: str = "quadratic", C=None,
-                         ridge: float = 0.0, svm_C: float = 1.0, svm_max_iter: int = 1_000_000,
+                         ridge: float | tuple[float, ...] = 0.0, svm_C: float = 1.0,
+                         svm_max_iter: int = 1_000_000,
                          svm_tol: float = 1e-4) -> KitchenSinksResult:
     """Fit a weighted sum of random kitchen sinks (RKS Algorithm 1).
 
@@ -381,8 +448,9 @@ def random_kitchen_sinks(X, y, family, *, K, seed, loss: str = "quadratic", C=No
     X : array of shape (m, D)
         Training inputs in the family's domain (RKS Section 4 zero-means and scales
         each coordinate to unit variance first: see :func:`iln.rks.datasets.standardize`).
-    y : array of shape (m,)
-        Labels: in {-1, +1} for the hinge loss, in [-1, 1] for the quadratic loss.
+    y : array of shape (m,) or (m, L)
+        Labels: in {-1, +1} for the hinge loss, in [-1, 1] for the quadratic loss; L columns
+        are L problems on the same features (module docstring).
     family : FeatureFamily
         The distribution ``p(w)`` and feature ``phi(x; w)``; only sampled and evaluated.
     K : int
@@ -396,10 +464,13 @@ def random_kitchen_sinks(X, y, family, *, K, seed, loss: str = "quadratic", C=No
         (bounded-variable least squares, or a linear program for the hinge loss, which
         takes ``C/K <= 1e15``: the solver fails on boxes near its infinity, 1e20).
         Default ``None``: unconstrained, as RKS Section 4 runs it in practice.
-    ridge : float, default=0.0
+    ridge : float or tuple of float, default=0.0
         Quadratic loss only: add ``ridge * K * ||alpha||^2`` to (1/m) times the squared
         error (module docstring: the ``K`` makes the limit in ``K`` kernel ridge
-        regression with regulariser ``ridge``).  Not in RKS, which uses none.
+        regression with regulariser ``ridge``).  Not in RKS, which uses none.  A tuple
+        (e.g. :data:`RIDGE_GRID`): the value with the smallest generalised cross-validation
+        error of the fit without the box (module docstring), recorded as the result's
+        ``ridge``.
     svm_C : float, default=1.0
         Hinge loss with ``C=None`` only: the linear SVM's ``C`` in
         ``1/2 ||alpha||^2 + svm_C sum_i hinge_i``.  Ignored otherwise.
@@ -436,19 +507,23 @@ def random_kitchen_sinks(X, y, family, *, K, seed, loss: str = "quadratic", C=No
     W = np.asarray(family.sample(K, random_streams.generator(random_streams.child(seed, 0))),
                    dtype=np.float64)
     Z = _featurize(family, X, W)
-    if loss == "quadratic":
-        alpha = (_least_squares(Z, y, ridge, K) if C is None
-                 else _box_least_squares(Z, y, ridge, K, C / K))
+    # The ridge used: the grid's choice for the fit without the box (_least_squares), else as given.
+    chosen = 0.0 if isinstance(ridge, tuple) else ridge
+    if loss == "quadratic" and C is None:
+        alpha, chosen = _least_squares(Z, y, ridge, K)
+    elif loss == "quadratic":
+        chosen = _least_squares(Z, y, ridge, K)[1] if isinstance(ridge, tuple) else chosen
+        alpha = _per_column(_box_least_squares, Z, y, chosen, K, C / K)
     elif C is None:
-        alpha = _linear_svm(Z, y, svm_C, seed, svm_max_iter, svm_tol)
+        alpha = _per_column(_linear_svm, Z, y, svm_C, seed, svm_max_iter, svm_tol)
     else:
-        alpha = _hinge_lp(Z, y, C / K)
+        alpha = _per_column(_hinge_lp, Z, y, C / K)
     seconds = time.perf_counter() - start
     return KitchenSinksResult(
         W=W, alpha=alpha, loss=loss, constrained=C is not None,
         budget=Budget(features_sampled=K, psi_evaluations=K * X.shape[0]),
         train_seconds=seconds, train_risk=_risk(Z, y, alpha, loss), family=family, K=K, C=C,
-        ridge=ridge, svm_C=svm_C if (loss == "hinge" and C is None) else None, seed=seed,
+        ridge=chosen, svm_C=svm_C if (loss == "hinge" and C is None) else None, seed=seed,
     )
 
 
