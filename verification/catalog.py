@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from verification.verdicts import OUTCOMES, Verdict
+from verification.verdicts import NOT_REPRODUCED, OUTCOMES, Verdict
 
 __all__ = [
     "CLAIM_KINDS",
@@ -412,9 +412,18 @@ class Claim:
             raise ValueError(f"claim {self.id}: kind must be one of {CLAIM_KINDS}, got {self.kind!r}")
         if self.expected not in OUTCOMES:
             raise ValueError(f"expected must be one of {OUTCOMES}, got {self.expected!r}")
+        if self.expected == NOT_REPRODUCED and not self.is_figure:
+            raise ValueError(f"claim {self.id}: expected {NOT_REPRODUCED!r} is the outcome of a figure "
+                             "claim (a source located at a Figure), and no source of this claim is")
         missing = [p for p in PROFILES if p not in self.configs or "n_trials" not in self.configs[p]]
         if missing:
             raise ValueError(f"claim {self.id}: configs lack a profile or its n_trials: {missing}")
+
+    @property
+    def is_figure(self) -> bool:
+        """Whether the claim is a paper's figure (a source located at a Figure): the claims
+        that can be ``not_reproduced``."""
+        return self.kind == "statement" and any("figure" in s.location.lower() for s in self.sources)
 
     def config(self, profile: str, data: str | None = None) -> dict[str, Any]:
         """The configuration of ``profile``, with its deferred values evaluated; with ``data``,
