@@ -386,6 +386,7 @@ def test_figure1_rule_on_synthetic_times():
         r["rks"]["10"]["error"] = 0.2
     fast = figure1.decide(records, config, ALPHA)
     assert (fast.verdict, fast.details["reach"]["verdict"]) == ("holds", "violated")
+    assert fast.n_trials == 100  # the claim's seeds, not only those where the error is reached
 
 
 def test_figure1_on_the_paper_s_own_setting_would_be_violated(monkeypatch):

@@ -57,7 +57,7 @@ VERDICTS = {
     "iln.explore.families": _verdict("iln.explore.families", "inconclusive", 6.5, 49.6, (-180.0, 4.6e5),
                                      details={"reason": "at relu/constant the exact interval [-179.8, 4.645e+05] "
                                                         "straddles the bound 49.64"}),
-    # Expected violated: a verdict unlike the pre-registered expectation.
+    # Expected not_reproduced: a verdict unlike the pre-registered expectation.
     "iln.sec6.figure1": _verdict("iln.sec6.figure1", "holds", 0.2, 0.5, (0.1, 0.3)),
     "iln.thm1.runtime": runner.error_verdict("iln.thm1.runtime", "trial", "ValueError: planted",
                                              seed=0, profile="full").to_json(),
@@ -269,7 +269,7 @@ def test_the_expectation_is_shown_as_the_project_s_prior_in_a_neutral_style(mixe
         assert red not in css, css
         assert "font-weight" not in css, css
     page = (mixed / "claims" / "iln.sec6.figure1.html").read_text()
-    assert "expected (pre-registered): violated" in page
+    assert f"expected (pre-registered): {catalog.get('iln.sec6.figure1').expected}" in page
     assert 'class="differs"' not in page
     markdown = (mixed / "REPORT.md").read_text()
     assert "[`iln.sec6.figure1`](claims/iln.sec6.figure1.md)" in markdown.split("Differs from the pre-registered expectation: ", 1)[1].split("\n", 1)[0]
