@@ -97,3 +97,16 @@ def test_the_selftest_cli_selects_claims_by_expected_verdict_and_checks_alpha(tm
     assert main(["--parts", "false_alarms", "--expected", "violated", "--claims", "iln.lemma5.alpha_l1",
                  "--out", str(out)]) == 2
     assert "no selected claim" in capsys.readouterr().err
+
+
+def test_a_figure_expected_not_reproduced_is_a_type_two_row_and_a_holding_figure_rejected_is_type_one():
+    # Issue 42 item 7: not_reproduced is a contradiction found (on a setting other than the
+    # paper's): missing it is a type II error, finding it where holds is expected a type I one.
+    expected = {"fig.a": "not_reproduced", "fig.b": "holds"}
+    differing = [{"seed": 1, "claim": "fig.a", "verdict": "inconclusive", "expected": "not_reproduced"},
+                 {"seed": 2, "claim": "fig.b", "verdict": "not_reproduced", "expected": "holds"}]
+    alarms = FalseAlarms(list(range(10)), list(expected), differing, "smoke", 1.0, expected=expected).to_json()
+    assert alarms["type_two"]["fig.a"]["found"] == 9
+    assert alarms["type_two"]["fig.a"]["missed_on"] == [1]
+    assert "fig.b" not in alarms["type_two"]
+    assert alarms["type_one"]["seeds_with_a_rejection"] == [2]

@@ -1,6 +1,9 @@
 """The figure claims' seed plans (issue 20, item 2): each profile's seeds come from its pilot's
 lower confidence bound, never the point estimate, on pilot seeds no deciding run uses, with a
-probability of the expected verdict of at least rules.pilot.TARGET (0.98) per master seed."""
+probability of at least rules.pilot.TARGET (0.98) per master seed of the rule's outcome the plan
+was made for: the contradiction behind iln.sec6.figure1's and rks.fig2.alpha_inf_decay's expected
+not_reproduced, and rks.fig1.vs_adaboost's reach sub-result (since issue 42 item 7 the speed part
+decides that claim, on the same seeds)."""
 
 import pytest
 

@@ -23,6 +23,7 @@ import pytest
 
 from verification import catalog, runner
 from verification.report import write_report
+from verification.reproduction import Difference, figure_verdict
 from verification.store import Store
 from verification.verdicts import Verdict
 
@@ -56,13 +57,18 @@ VERDICTS = {
     "iln.explore.families": _verdict("iln.explore.families", "inconclusive", 6.5, 49.6, (-180.0, 4.6e5),
                                      details={"reason": "at relu/constant the exact interval [-179.8, 4.645e+05] "
                                                         "straddles the bound 49.64"}),
-    # Expected violated: a verdict unlike the pre-registered expectation.
+    # Expected not_reproduced: a verdict unlike the pre-registered expectation.
     "iln.sec6.figure1": _verdict("iln.sec6.figure1", "holds", 0.2, 0.5, (0.1, 0.3)),
     "iln.thm1.runtime": runner.error_verdict("iln.thm1.runtime", "trial", "ValueError: planted",
                                              seed=0, profile="full").to_json(),
     "iln.conformance.alg1": _verdict("iln.conformance.alg1", "holds", 0.0, 1.0, (0.0, 0.0)),
     "rks.conformance.adaboost_weak_learner": _verdict("rks.conformance.adaboost_weak_learner", "violated",
                                                       0.7, 0.5, (0.6, 0.8)),
+    # A figure contradicted on stand-in data: its own group, never counted as violated.
+    "rks.fig1.vs_adaboost": figure_verdict(
+        Verdict.from_json(_verdict("rks.fig1.vs_adaboost", "violated", 0.9, 0.5, (0.8, 1.0), verdict_printed="violated")),
+        [Difference("data", "adult, activity and KDDCUP99", "scikit-learn's breast_cancer")],
+        claim="RKS 10x faster at AdaBoost's error", finding="slower where reached").to_json(),
 }
 
 
@@ -187,8 +193,8 @@ def _check_counts_agree(report: Path) -> dict[str, dict[str, int]]:
 
 def test_the_counts_of_header_plot_and_tables_agree(mixed):
     header = _check_counts_agree(mixed)
-    assert header == {"papers": {"violated": 1, "holds_after_correction": 1, "holds": 2, "inconclusive": 2,
-                                 "error": 1},
+    assert header == {"papers": {"violated": 1, "holds_after_correction": 1, "holds": 2, "not_reproduced": 1,
+                                 "inconclusive": 2, "error": 1},
                       "conformance": {"violated": 1, "holds": 1}}
 
 
@@ -263,7 +269,7 @@ def test_the_expectation_is_shown_as_the_project_s_prior_in_a_neutral_style(mixe
         assert red not in css, css
         assert "font-weight" not in css, css
     page = (mixed / "claims" / "iln.sec6.figure1.html").read_text()
-    assert "expected (pre-registered): violated" in page
+    assert f"expected (pre-registered): {catalog.get('iln.sec6.figure1').expected}" in page
     assert 'class="differs"' not in page
     markdown = (mixed / "REPORT.md").read_text()
     assert "[`iln.sec6.figure1`](claims/iln.sec6.figure1.md)" in markdown.split("Differs from the pre-registered expectation: ", 1)[1].split("\n", 1)[0]
@@ -301,3 +307,24 @@ def test_claims_without_a_verdict_are_not_counted(tmp_path):
     assert "(RKS)" not in papers
     markdown = (tmp_path / "out" / "REPORT.md").read_text()
     assert "Kitchen Sinks" not in markdown.split("## Claims of the papers", 1)[0].split("<sub>", 1)[0]
+
+
+def test_a_figure_not_reproduced_has_its_own_group_and_says_what_differs(mixed):
+    index = (mixed / "index.html").read_text()
+    row = _row(index, "rks.fig1.vs_adaboost")
+    assert '<span class="verdict v-not_reproduced">not_reproduced</span>' in row
+    assert "<strong>Why not_reproduced:</strong> the figure" in row
+    assert "differs from the paper" in row
+    svg = (mixed / "plots" / "index--forest.svg").read_text()
+    heading = re.search(r'<text class="group" data-verdict="not_reproduced"[^>]*>([^<]*)</text>', svg).group(1)
+    assert heading.startswith("not_reproduced: contradicted on a setting other than the paper")
+    finding = re.search(r'>rks\.fig1\.vs_adaboost</text></a><text [^>]*><title>([^<]*)</title>', svg).group(1)
+    assert finding.startswith("Not_reproduced, on a setting that differs from the paper")
+    # Not the red of a violation.
+    style = index.split("<style>", 1)[1].split("</style>", 1)[0]
+    red = re.search(r"\.v-violated \{[^}]*color: (#\w+)", style).group(1)
+    assert red not in style.split(".v-not_reproduced {", 1)[1].split("}", 1)[0]
+    page = (mixed / "claims" / "rks.fig1.vs_adaboost.html").read_text()
+    assert "<strong>Not the paper's setting:</strong> decided on a setting that differs from the paper's in data" in page
+    markdown = (mixed / "claims" / "rks.fig1.vs_adaboost.md").read_text()
+    assert "**Not the paper's setting:** decided on a setting that differs from the paper's in data" in markdown

@@ -65,3 +65,23 @@ def test_report_against_an_earlier_one_has_a_section_of_what_changed(tmp_path):
     assert "## What changed" in (tmp_path / "out" / "REPORT.md").read_text()
     write_report(store, tmp_path / "plain")
     assert "What changed" not in (tmp_path / "plain" / "index.html").read_text()
+
+
+def test_a_figure_that_becomes_not_reproduced_says_what_differs(tmp_path, capsys):
+    figure = {"id": "rks.fig2.alpha_inf_decay", "worst_ratio": 4.0}
+    differs = [{"aspect": "data", "paper": "adult", "here": "adult-like synthetic data"},
+               {"aspect": "K grid", "paper": "not stated", "here": "16 to 1024"}]
+    old = _summary(tmp_path, "old.json", [{**figure, "verdict": "violated", "verdict_printed": "violated"}])
+    new = _summary(tmp_path, "new.json", [{**figure, "verdict": "not_reproduced", "verdict_printed": "not_reproduced",
+                                           "details": {"differs": differs}}])
+    changes = diff.compare(diff.load(old), diff.load(new))
+    (verdict,) = [c for c in changes if c.field == "verdict"]
+    assert (verdict.old, verdict.new) == ("violated", "not_reproduced")
+    assert verdict.note == ("now not_reproduced: a figure contradicted on a setting other than the paper's "
+                            "(differs: data, K grid), not a violation")
+    # Only the verdict's own change carries the note; the same ratio is no change.
+    assert {c.field for c in changes} == {"verdict", "verdict_printed"}
+    back = diff.compare(diff.load(new), diff.load(old))
+    assert next(c for c in back if c.field == "verdict").note.startswith("before not_reproduced")
+    assert cli.main(["diff", str(old), str(new)]) == 0
+    assert "violated -> not_reproduced  [now not_reproduced" in capsys.readouterr().out

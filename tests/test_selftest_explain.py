@@ -35,6 +35,12 @@ def _verdict(found, **kw):
     ("holds", "holds_after_correction", "type-I error"),
     ("holds_after_correction", "violated", "type-I error of the corrected check"),
     ("violated", "holds_after_correction", "which the catalog does not expect"),
+    # A figure expected contradicted on a setting other than the paper's (issue 42 item 7).
+    ("not_reproduced", "holds", "contradiction on a setting other than the paper's was not significant"),
+    ("not_reproduced", "inconclusive", "type-II error"),
+    ("holds", "not_reproduced", "type-I error"),
+    ("not_reproduced", "violated", "the catalog expects it on a setting other than the paper's"),
+    ("violated", "not_reproduced", "the catalog expects it on the paper's own setting"),
 ])
 def test_why_names_the_kind_of_miss_and_the_decision_numbers(expected, found, kind):
     text = explain.why(_verdict(found), expected)

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from verification.verdicts import OUTCOMES, Verdict
+from verification.verdicts import NOT_REPRODUCED, OUTCOMES, Verdict
 
 __all__ = [
     "CATALOG_RUN_SHARE",
@@ -436,6 +436,9 @@ class Claim:
             raise ValueError(f"claim {self.id}: kind must be one of {CLAIM_KINDS}, got {self.kind!r}")
         if self.expected not in OUTCOMES:
             raise ValueError(f"expected must be one of {OUTCOMES}, got {self.expected!r}")
+        if self.expected == NOT_REPRODUCED and not self.is_figure:
+            raise ValueError(f"claim {self.id}: expected {NOT_REPRODUCED!r} is the outcome of a figure "
+                             "claim (a source located at a Figure), and no source of this claim is")
         missing = [p for p in PROFILES if p not in self.configs or "n_trials" not in self.configs[p]]
         if missing:
             raise ValueError(f"claim {self.id}: configs lack a profile or its n_trials: {missing}")
@@ -449,6 +452,12 @@ class Claim:
                 f"claim {self.id}: {where} sets {SEQUENTIAL!r}, but the claim's rule ({self.rule}) is not "
                 f"anytime-valid (Claim.anytime is False): stopping at the first decided checkpoint would not keep "
                 f"its level; decide with the confidence sequence and declare anytime=True, or drop {SEQUENTIAL!r}")
+
+    @property
+    def is_figure(self) -> bool:
+        """Whether the claim is a paper's figure (a source located at a Figure): the claims
+        that can be ``not_reproduced``."""
+        return self.kind == "statement" and any("figure" in s.location.lower() for s in self.sources)
 
     def config(self, profile: str, data: str | None = None) -> dict[str, Any]:
         """The configuration of ``profile``, with its deferred values evaluated; with ``data``,

@@ -68,7 +68,8 @@ def _positive_int(text: str) -> int:
     return value
 
 
-#: the verdicts that say a printed statement is false (``--fail-on-violation``).
+#: the verdicts that say a printed statement is false (``--fail-on-violation``); not
+#: ``not_reproduced``, a figure contradicted on a setting other than the paper's.
 PRINTED_FAILS = (VIOLATED, HOLDS_AFTER_CORRECTION)
 
 

@@ -49,7 +49,7 @@ from verification.catalog import Claim
 from verification.fingerprint import StaleCodeError
 from verification.provenance import git_revision
 from verification.store import Store, StoreError
-from verification.verdicts import ERROR, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, VIOLATED, Verdict
+from verification.verdicts import CONTRADICTED, ERROR, INCONCLUSIVE, Verdict
 
 __all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "RUN_ERRORS", "ClaimOutcome", "Planting", "RunResult",
            "SchedulerError", "run", "trials_key"]
@@ -509,7 +509,7 @@ def _decide(claims: list[Claim], decide: Callable[[Claim, float], Verdict], alph
         # records, configuration and level, so that one serves (half the deciding time).
         v = (first[c.id] if family.levels[i] == first_level
              else _decide_one(decide, c, family.levels[i], seed, profile))
-        if v.verdict in (VIOLATED, HOLDS_AFTER_CORRECTION) and not family.reject[i]:
+        if v.verdict in CONTRADICTED and not family.reject[i]:
             v = replace(v, verdict=INCONCLUSIVE, details={
                 **v.details, "reason": f"the printed violation is not rejected by Holm's step-down "
                                        f"(p = {pvalues[i]:.3g} at rank {family.ranks[i]} of {family.size})"})

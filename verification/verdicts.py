@@ -6,7 +6,8 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["ERROR", "HOLDS", "HOLDS_AFTER_CORRECTION", "INCONCLUSIVE", "OUTCOMES", "VIOLATED", "Verdict"]
+__all__ = ["CONTRADICTED", "ERROR", "HOLDS", "HOLDS_AFTER_CORRECTION", "INCONCLUSIVE", "NOT_REPRODUCED", "OUTCOMES",
+           "VIOLATED", "Verdict"]
 
 #: the printed statement survives a test that could have caught a violation of the stated power.
 HOLDS = "holds"
@@ -17,10 +18,20 @@ HOLDS_AFTER_CORRECTION = "holds_after_correction"
 #: neither: the interval straddles the bound, or the rule cannot decide at its n (the reason
 #: is in ``details["reason"]``).
 INCONCLUSIVE = "inconclusive"
+#: a figure's claim contradicted on a setting that is not the paper's: stand-in data, or a
+#: protocol the paper does not state (its budget, scaling, step sizes, which loss, ...).  What
+#: differs is named in ``details["differs"]``; it is no evidence against the paper, and never
+#: ``violated``, which is kept for a figure whose own stated setting was reproduced.  A figure
+#: that holds on such a setting is ``holds``, with what differs named the same way
+#: (:mod:`verification.reproduction`).
+NOT_REPRODUCED = "not_reproduced"
 #: the claim's configuration, trial or decision raised: no verdict on the paper (the
 #: exception, the seed and the command that reproduces it are in ``details``).
 ERROR = "error"
-OUTCOMES = (HOLDS, VIOLATED, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, ERROR)
+OUTCOMES = (HOLDS, VIOLATED, HOLDS_AFTER_CORRECTION, NOT_REPRODUCED, INCONCLUSIVE, ERROR)
+#: the verdicts that found a statement contradicted at the stated level, whatever it says
+#: about the paper: the runner's Holm step-down must confirm each.
+CONTRADICTED = (VIOLATED, HOLDS_AFTER_CORRECTION, NOT_REPRODUCED)
 
 
 def _finite_or_none(value):

@@ -185,6 +185,16 @@ class ClaimView:
         return None if self.verdict is None else proxy_data(self.verdict)
 
     @property
+    def differs(self) -> tuple[str, ...]:
+        """What differs between the setting a figure claim was decided on and the paper's (the
+        aspects of its verdict's ``differs``, :mod:`verification.reproduction`); empty for
+        another claim, or a figure decided on the paper's own stated setting."""
+        rows = field(self.verdict, "differs") if self.verdict is not None else None
+        if not isinstance(rows, list | tuple):
+            return ()
+        return tuple(str(r["aspect"]) for r in rows if isinstance(r, Mapping) and r.get("aspect"))
+
+    @property
     def status(self) -> str:
         """The verdict, or :data:`NOT_RUN`."""
         return NOT_RUN if self.verdict is None else self.verdict.verdict

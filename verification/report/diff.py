@@ -7,7 +7,9 @@ entries were added, dropped or corrected.  A reader sees what a change of the co
 rule or of the paper's reading did to the report, without opening both.
 
 A report written before a field existed lacks it: its worst ratio is read from the older
-``tightness`` (measured / bound), and the comparison says so.
+``tightness`` (measured / bound), and the comparison says so.  A verdict that becomes (or
+stops being) ``not_reproduced`` carries a note naming what differs from the paper's setting:
+the same contradiction that read ``violated`` before is not a violation of the paper.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from verification.store import Store
+from verification.verdicts import NOT_REPRODUCED
 
 __all__ = ["Change", "Snapshot", "changes_table", "compare", "load", "render_text"]
 
@@ -94,6 +97,27 @@ def _differ(a: float | None, b: float | None) -> bool:
     return abs(a - b) > RELATIVE * max(abs(a), abs(b), 1e-300)
 
 
+def _differs(verdict: Mapping[str, Any]) -> str:
+    details = verdict.get("details")
+    rows = details.get("differs") if isinstance(details, Mapping) else None
+    if not isinstance(rows, list):
+        return ""
+    return ", ".join(str(r.get("aspect")) for r in rows if isinstance(r, Mapping) and r.get("aspect"))
+
+
+def _setting_note(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
+    """A verdict that becomes or stops being ``not_reproduced`` says why: a figure's claim
+    contradicted on a setting other than the paper's is no violation of the paper, and the
+    setting's differences are named (a reader comparing ``violated`` with ``not_reproduced``
+    sees that the finding is the same and its meaning is not)."""
+    for verdict, side in ((new, "now"), (old, "before")):
+        if verdict.get("verdict") == NOT_REPRODUCED:
+            differs = _differs(verdict)
+            return (f"{side} not_reproduced: a figure contradicted on a setting other than the paper's"
+                    + (f" (differs: {differs})" if differs else "") + ", not a violation")
+    return ""
+
+
 def _erratum_key(entry: Mapping[str, Any]) -> tuple[str, str]:
     return str(entry.get("claim_id")), str(entry.get("kind"))
 
@@ -109,7 +133,8 @@ def compare(old: Snapshot, new: Snapshot) -> list[Change]:
             continue
         for field in FIELDS[:-1]:
             if a.get(field) != b.get(field) and not (field != "verdict" and a.get(field) is None):
-                changes.append(Change(claim, field, a.get(field), b.get(field)))
+                note = _setting_note(a, b) if field == "verdict" else ""
+                changes.append(Change(claim, field, a.get(field), b.get(field), note))
         (ra, na), (rb, nb) = _ratio(a), _ratio(b)
         if _differ(ra, rb):
             changes.append(Change(claim, "worst_ratio", ra, rb, na or nb))

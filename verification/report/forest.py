@@ -9,7 +9,8 @@ share of seeds that must reach a level) or bands (an exponent that must lie in a
    statement is exceeded), where the verdict or its details carry one;
 2. a ``band`` ``[low, high]`` in the details: the statement is "within the band";
 3. otherwise the verdict and the side of the bound the statistic lies on: a printed statement
-   found exceeded (``violated``, ``holds_after_correction``) with the statistic above its bound,
+   found exceeded (``violated``, ``holds_after_correction``, or a figure's ``not_reproduced``)
+   with the statistic above its bound,
    or one that holds with the statistic at or below it, is an upper bound (``<=``); the other
    two cases are lower bounds (``>=``), whose ratio is bound / statistic.
 
@@ -18,8 +19,9 @@ one, or a band, leaves the ratio undefined, and the row says so with the raw num
 inventing one.
 
 :func:`forest_rows` turns the claims into rows grouped by verdict (fails, fixed by a correction,
-holds, inconclusive, raised, not run; one verdict each), each with a one-sentence finding (an
-inconclusive row's begins with the reason its verdict stores), and :func:`forest_svg` draws
+holds, not reproduced, inconclusive, raised, not run; one verdict each), each with a
+one-sentence finding (an inconclusive row's begins with the reason its verdict stores; a
+figure not reproduced says in its headline what differs from the paper's setting), and :func:`forest_svg` draws
 them as one self-contained SVG (``<svg id="forest">``) sized to be read at 1400 px without
 scaling: text at 12 px, log10 of the ratio on the axis, the printed statement as a dot with
 its interval, the corrected statement as a diamond.
@@ -49,17 +51,23 @@ __all__ = ["GROUPS", "GROUP_VERDICT", "Comparison", "ForestRow", "comparison", "
            "forest_svg", "group_heading", "printed_and_corrected", "ratio_text", "verdict_counts",
            "worst_ratio_text"]
 
-#: the forest's groups, in reading order: (verdict group, heading).
+#: the forest's groups, in reading order: (verdict group, heading).  A figure contradicted on
+#: a setting other than the paper's has a group of its own, apart from the papers' failures.
 GROUPS = (("fails", "Fails as printed"), ("fixed", "Fails as printed, fixed by a correction"),
-          ("holds", "Holds"), ("inconclusive", "Inconclusive"), ("error", "The check raised"),
-          ("not run", "Not run"))
+          ("holds", "Holds"),
+          ("not reproduced", "Contradicted on a setting other than the paper's (not a violation)"),
+          ("inconclusive", "Inconclusive"), ("error", "The check raised"), ("not run", "Not run"))
 #: the verdict of each group's rows: a group is one verdict, so the plot's groups, the header's
 #: counts and the table's rows count the same claims (:func:`verdict_counts`).
 GROUP_VERDICT = {"fails": "violated", "fixed": "holds_after_correction", "holds": "holds",
-                 "inconclusive": "inconclusive", "error": "error", "not run": "not run"}
+                 "not reproduced": "not_reproduced", "inconclusive": "inconclusive", "error": "error",
+                 "not run": "not run"}
 _GROUP_OF = {v: g for g, v in GROUP_VERDICT.items()}
-_COLOURS = {"fails": "#c62828", "fixed": "#e65100", "holds": "#2e7d32", "inconclusive": "#616161",
-            "error": "#6a1b9a", "not run": "#9e9e9e"}
+_COLOURS = {"fails": "#c62828", "fixed": "#e65100", "holds": "#2e7d32", "not reproduced": "#5d4037",
+            "inconclusive": "#616161", "error": "#6a1b9a", "not run": "#9e9e9e"}
+#: the verdicts whose statistic was found past its bound (a printed statement, or a figure's
+#: claim on a setting other than the paper's).
+_EXCEEDED = ("violated", "holds_after_correction", "not_reproduced")
 #: comparison signs shown with a statistic and its bound.
 SENSE_WORDS = {"<=": "at most", "<": "below", ">=": "at least", "=": "equal to", "band": "within"}
 
@@ -126,14 +134,14 @@ def _sense(verdict, statistic: float, bound: float, interval: tuple) -> str:
         # A statement that holds although its interval straddles the bound is an
         # equivalence (unbiasedness within a margin): neither side is the violation.
         return "="
-    if statistic == bound and printed in ("violated", "holds_after_correction"):
+    if statistic == bound and printed in _EXCEEDED:
         # Exceeded while equal to its bound: the printed inequality is strict.
         return "<"
     if statistic == bound or printed == "holds_after_correction":
         # The numbers of a corrected claim may be the printed statement's (above the bound)
         # or the corrected one's (below it): an upper bound either way.
         return "<="
-    exceeded = printed == "violated"
+    exceeded = printed in ("violated", "not_reproduced")
     return "<=" if (statistic > bound) == exceeded else ">="
 
 
@@ -326,11 +334,12 @@ def proxy_data(verdict) -> Mapping | None:
 
 def _reason(group: str, verdict) -> str | None:
     """Why an inconclusive verdict is not decided (its ``reason``, which the rules and the
-    runner's Holm step-down write), or what the check raised; None for a decided verdict."""
+    runner's Holm step-down write), why a figure is not reproduced (what differs from the
+    paper's setting), or what the check raised; None for a decided verdict."""
     if group == "error":
         stage, error = field(verdict, "stage"), field(verdict, "exception")
         return f"the claim's {stage or 'check'} raised {error or 'an exception'}"
-    if group != "inconclusive":
+    if group not in ("inconclusive", "not reproduced"):
         return None
     reason = field(verdict, "reason")
     return reason.strip().rstrip(".") if isinstance(reason, str) and reason.strip() else None
@@ -346,17 +355,18 @@ def _finding(group: str, c: Comparison, corrected: float | None, verdict) -> str
     or parts), else the measured comparison; followed by the data it was decided on when
     that is a stand-in for the paper's (issue 20 item 4: "on adult-like synthetic data").
     An inconclusive verdict's finding begins with its reason: a row drawn right of 1 in the
-    inconclusive group says there why it is not a violation."""
+    inconclusive group says there why it is not a violation; so does a figure not reproduced
+    (what differs from the paper's setting), unless its headline says it already."""
     reason = _reason(group, verdict)
     if group == "error":
         return _sentence(reason)
     headline = field(verdict, "headline")
-    sentence = (_sentence(headline) if isinstance(headline, str) and headline
-                else _measured(group, c, corrected, verdict))
+    has_headline = isinstance(headline, str) and bool(headline)
+    sentence = _sentence(headline) if has_headline else _measured(group, c, corrected, verdict)
     data = proxy_data(verdict)
     if data is not None:
         sentence = f"{sentence[:-1]}, on {data['label']}."
-    if group == "inconclusive":
+    if group == "inconclusive" or (group == "not reproduced" and not has_headline):
         sentence = f"{_sentence(reason or 'no reason stored with the verdict')} {sentence}"
     return sentence
 
@@ -380,7 +390,7 @@ def _measured(group: str, c: Comparison, corrected: float | None, verdict) -> st
         f", interval {ratio_text(low)} to {ratio_text(high)}"
     sign = {"<=": "≤", "<": "<", ">=": "≥"}.get(c.sense, c.sense)
     against = f"{format_value(c.statistic)} against {sign} {format_value(c.bound)}"
-    if group in ("fails", "fixed"):
+    if group in ("fails", "fixed", "not reproduced"):
         # A lower bound's ratio is bound / statistic: the statistic falls short by that factor.
         past = "its bound" if c.sense != ">=" else "short of its lower bound"
         line = f"{r} {past}{where} ({against}{span})"

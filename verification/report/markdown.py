@@ -234,6 +234,10 @@ def claim_page(c: ClaimView) -> str:
         if c.proxy_data is not None:
             lines += [f"**Decided on {text(c.proxy_data['label'])}**, not on the paper's data: "
                       f"{prose(c.proxy_data.get('description', ''))}.", ""]
+        if c.differs:
+            lines += [f"**Not the paper's setting:** decided on a setting that differs from the paper's in "
+                      f"{text(', '.join(c.differs))} (each under *differs* below, with what the paper states); "
+                      "a contradiction found here is *not\\_reproduced*, not a violation.", ""]
     for s in c.sources:
         lines += [f"**{s.source.paper}** ({text(s.paper_title)}), {text(s.source.location)}:", "",
                   _statement(s.statement), ""]

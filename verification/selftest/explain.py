@@ -19,6 +19,11 @@ one sentence says which kind of miss it is:
   corrected statement's check was undecided.  The sentence does not set the statistic against
   the power: whether ``power`` is a distance from the bound or a value of the statistic
   depends on the rule, so the numbers are given as the run saved them;
+* a figure (expected ``not_reproduced``: its claim contradicted on a setting other than the
+  paper's) found ``holds`` or ``inconclusive``: the contradiction was not significant, as for
+  an erratum; found ``violated``, or expected ``violated`` and found ``not_reproduced``: the
+  contradiction was found, and the setting it was found on (the paper's own, or one that
+  differs from it) is not the one the catalog expects;
 * ``error``: the claim's trials raised; the sentence is the error.
 
 The sentences are kept in the per-seed entries of ``selftest.json`` (``"why"``), so a campaign
@@ -38,7 +43,7 @@ from verification.verdicts import Verdict
 
 __all__ = ["annotate", "why"]
 
-_REJECTED = {outcomes.VIOLATED, outcomes.HOLDS_AFTER_CORRECTION}
+_REJECTED = set(outcomes.CONTRADICTED)
 _TYPE_ONE = ("the test rejected the printed statement, which for a true statement happens with "
              "probability at most alpha (a type-I error)")
 
@@ -50,7 +55,9 @@ def _undetected(expected: str, verdict: Verdict) -> str:
             and verdict.pvalue <= verdict.alpha):
         return ("the printed statement's violation was found (p <= alpha), but the check of the "
                 "corrected statement was undecided: its interval straddles its bound")
-    return (f"the printed statement's violation was not significant (p = {format_value(verdict.pvalue)} "
+    what = ("the figure's contradiction on a setting other than the paper's" if expected == outcomes.NOT_REPRODUCED
+            else "the printed statement's violation")
+    return (f"{what} was not significant (p = {format_value(verdict.pvalue)} "
             f"vs alpha = {format_value(verdict.alpha)}): a type-II error, which the check makes for "
             "a violation smaller than its power at this profile (and with probability at most 0.1 "
             "for a larger one)")
@@ -66,6 +73,11 @@ def _kind(expected: str, verdict: Verdict) -> str:
                 "the check's power resolves")
     if expected == outcomes.HOLDS and found in _REJECTED:
         return _TYPE_ONE
+    if {expected, found} == {outcomes.VIOLATED, outcomes.NOT_REPRODUCED}:
+        differs = ", ".join(str(d.get("aspect")) for d in verdict.details.get("differs", ()) if isinstance(d, dict))
+        setting = f"a setting that differs from the paper's in {differs}" if differs else "the paper's own setting"
+        return (f"the figure's claim was found contradicted, on {setting}; the catalog expects it on "
+                + ("the paper's own setting" if expected == outcomes.VIOLATED else "a setting other than the paper's"))
     if expected == outcomes.HOLDS_AFTER_CORRECTION and found == outcomes.VIOLATED:
         return ("the printed statement's violation was found, and the corrected statement was "
                 "rejected too, which for a true correction happens with probability at most "

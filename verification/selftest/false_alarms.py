@@ -18,6 +18,7 @@ from pathlib import Path
 
 from verification import catalog, runner, statistics
 from verification.selftest.mutation import check_campaign, run_defect
+from verification.verdicts import CONTRADICTED, HOLDS, HOLDS_AFTER_CORRECTION, VIOLATED
 
 __all__ = ["STABLE_SHARE", "FalseAlarms", "differing_verdicts", "false_alarm_campaign"]
 
@@ -113,7 +114,8 @@ class FalseAlarms:
         """Rejections of true statements: runs in which a statement expected to hold was rejected.
 
         Two kinds of statement are expected to hold: the printed statement of a claim expected
-        ``holds`` (rejected when the verdict is ``violated`` or ``holds_after_correction``), and
+        ``holds`` (rejected when the verdict is ``violated``, ``holds_after_correction`` or, for
+        a figure on a setting other than the paper's, ``not_reproduced``), and
         the corrected statement of a claim expected ``holds_after_correction`` (rejected when
         the verdict is ``violated``: the correction failed too).  The family-wise alpha of a
         run bounds the share of runs with such a rejection; with the seeds as independent runs
@@ -122,10 +124,9 @@ class FalseAlarms:
         only when ``n`` is large enough for ``alpha`` itself (200 seeds at alpha 0.05).
         """
         expected = self._expected()
-        holding = [c for c, e in expected.items() if e == "holds"]
-        corrected = [c for c, e in expected.items() if e == "holds_after_correction"]
-        rejected_by = {**{c: {"violated", "holds_after_correction"} for c in holding},
-                       **{c: {"violated"} for c in corrected}}
+        holding = [c for c, e in expected.items() if e == HOLDS]
+        corrected = [c for c, e in expected.items() if e == HOLDS_AFTER_CORRECTION]
+        rejected_by = {**{c: set(CONTRADICTED) for c in holding}, **{c: {VIOLATED} for c in corrected}}
         runs = sorted({d["seed"] for d in self.differing
                        if d["verdict"] in rejected_by.get(d["claim"], ())})
         n = len(self.seeds)
@@ -137,12 +138,13 @@ class FalseAlarms:
                 "consistent_with_alpha": (ci.low <= self.alpha) if ci else None}
 
     def type_two(self) -> dict:
-        """Missed violations: per claim expected ``violated`` or ``holds_after_correction``,
-        the share of seeds on which the expected verdict was found, with its interval."""
+        """Missed violations: per claim expected ``violated``, ``holds_after_correction`` or
+        ``not_reproduced`` (a figure's contradiction on a setting other than the paper's), the
+        share of seeds on which the expected verdict was found, with its interval."""
         out = {}
         n = len(self.seeds)
         for claim, expected in self._expected().items():
-            if expected not in ("violated", "holds_after_correction") or not n:
+            if expected not in CONTRADICTED or not n:
                 continue
             missed = sorted({d["seed"] for d in self.differing if d["claim"] == claim})
             ci = statistics.clopper_pearson(n - len(missed), n, LEVEL)

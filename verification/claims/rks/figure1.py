@@ -1,5 +1,15 @@
 """RKS Figure 1 and Section 4: Random Kitchen Sinks reaches AdaBoost's error 10 to 1000 times faster.
 
+The claim decided is the caption's for the figure's third column, a speed-accuracy plot: "For
+a given error rate, Random Kitchen Sinks is between one and three orders of magnitude faster
+than Adaboost" (:data:`FIGURE_CLAIM`): at an error both reach, RKS's time to it against
+AdaBoost's.  Where RKS does not reach AdaBoost's error over the K tried, the figure has no RKS
+point at that error; that is a sub-result of its own (the first column's "the accuracy of
+Random Kitchen Sinks catches up to that of Adaboost as K grows"), reported beside the verdict,
+not deciding it.  The paper times MATLAB code on adult, activity and KDDCUP99; what differs
+here (:func:`fig1_differs`) makes a contradiction ``not_reproduced``, never ``violated``
+(:mod:`verification.reproduction`).
+
 Run offline on the data sets of :func:`verification.claims.rks.instances.dataset` (bundled with
 scikit-learn, or a synthetic stand-in for RKS's adult), standardized as RKS Section 4 does,
 with the paper's features: decision stumps ``sign(x_d - t)``, d uniform over the coordinates,
@@ -26,8 +36,9 @@ from iln.rks.kitchen_sinks import adaboost_stumps, random_kitchen_sinks
 from verification import rules
 from verification.catalog import DESIGN_ALPHA, Claim, Source, profiles, register
 from verification.claims.rks import instances
+from verification.reproduction import Difference, figure_verdict, found_here
 from verification.rules.pilot import SignTestPlan, sign_test_plan
-from verification.verdicts import VIOLATED, Verdict
+from verification.verdicts import HOLDS, INCONCLUSIVE, Verdict
 
 ID = "rks.fig1.vs_adaboost"
 
@@ -131,48 +142,113 @@ def _curves(records) -> dict:
 
 def decide(records, config, alpha) -> Verdict:
     """Comparison rule (:func:`verification.rules.paired_comparison`, the exact sign test over
-    seeds), two parts per target error (AdaBoost's error at each of ``targets`` rounds, per
-    seed), scored apart (issue 20): **reach**, RKS's best error over its K is at most
-    AdaBoost's on most seeds; **speed-up where reached**, on the seeds where RKS reaches the
-    error it is ``ratio`` (10: one order of magnitude) times faster than AdaBoost on most of
-    them.  "For a given error rate, Random Kitchen Sinks is ... faster" needs both: the claim
-    holds when both parts hold at every target and is violated when either part is violated
-    at some target, each part of each target at ``alpha / (2 len(targets))`` (the split of the
-    seed plan).  ``details["headline"]`` names the two parts' verdicts and counts."""
+    seeds) of the caption's claim at each target error (AdaBoost's error after each of
+    ``targets`` rounds, per seed): on the seeds where RKS reaches the error, ``ratio`` (10: one
+    order of magnitude) times RKS's time to it is below AdaBoost's on most of them.  It holds
+    when it holds at every target RKS reaches and is contradicted when it is contradicted at
+    some target; read by :func:`verification.reproduction.figure_verdict` on this setting
+    (:func:`fig1_differs`), a contradiction is ``not_reproduced``.  Whether RKS reaches the
+    error (its best error over its K at most AdaBoost's on most seeds) is decided the same way
+    as a sub-result; where it is reached on no seed at any target, the speed is not measured
+    and the verdict is inconclusive.  Each part of each target is at ``alpha / (2
+    len(targets))``, the split of the seed plan; ``details["headline"]`` says the verdict, why,
+    the speed found at each target and the reach sub-result."""
     targets, ratio = config["targets"], config["ratio"]
-    points = [point for K in targets for point in (_reach_point(records, K), _speed_point(records, K, ratio))
-              if point is not None]
-    # Split over all 2 len(targets) planned parts: a part left out (never reached) keeps its
-    # share unspent, and the p-value Holm compares with the claim's alpha is over them all.
-    verdict = rules.paired_comparison(ID, points, alpha, splits=2 * len(targets), details={
+    splits = 2 * len(targets)
+    # Both parts keep the level the seed plan gave each (alpha over all 2 len(targets) parts):
+    # a part left out (never reached) keeps its share unspent.
+    reach = rules.paired_comparison(ID, [_reach_point(records, K) for K in targets], alpha, splits=splits)
+    speed = [point for K in targets if (point := _speed_point(records, K, ratio)) is not None]
+    details = {
         "targets": {str(K): _speedups(records, K) for K in targets}, "ratio": ratio, "curves": _curves(records),
-        "dataset": config["dataset"],
-        "data": instances.data_note(config["dataset"]),
+        "dataset": config["dataset"], "data": instances.data_note(config["dataset"]),
         "timing": "wall clock (time.perf_counter) of fit + test prediction, each learner "
-                  "after a warm-up fit, in the same trial process"})
-    return _with_headline(verdict, targets, len(records))
+                  "after a warm-up fit, in the same trial process",
+        "reach": {"verdict": reach.verdict, "pvalue": reach.pvalue, "points": reach.details["points"],
+                  "statement": "RKS's best error over its K at most AdaBoost's on most seeds (a sub-result)"}}
+    verdict = (rules.paired_comparison(ID, speed, alpha, splits=splits, details=details) if speed
+               else _not_measured(reach, details))
+    # The speed points count only the seeds where the error is reached: the claim ran them all.
+    verdict = replace(verdict, n_trials=len(records))
+    return figure_verdict(verdict, fig1_differs(config), claim=FIGURE_CLAIM.format(targets=_listed(targets), ratio=ratio),
+                          finding=_speed_finding(verdict, targets, len(records)),
+                          sub_results={f"AdaBoost's error reached by RKS's best over K up to {max(config['K_rks'])}":
+                                       _reach_finding(reach, targets, details, len(records))})
 
 
-def _with_headline(verdict: Verdict, targets, seeds: int) -> Verdict:
-    """The verdict with ``details["headline"]``: each part's verdict at each target, with its
-    seed counts, so that "never reached" and "slower where reached" read apart."""
+#: the claim of Figure 1's third column (its caption), as decided: ``targets`` and ``ratio``
+#: from the configuration.
+FIGURE_CLAIM = ("for a given error rate, RKS is at least {ratio:g} times (one order of magnitude) faster than "
+                "AdaBoost: at AdaBoost's test error after {targets} rounds, RKS's training+testing time to "
+                "reach that error is below AdaBoost's time over {ratio:g} on most of the seeds where RKS "
+                "reaches it, at every such error RKS reaches")
+
+
+def _listed(values) -> str:
+    values = [str(v) for v in values]
+    return values[0] if len(values) == 1 else f"{', '.join(values[:-1])} and {values[-1]}"
+
+
+def _not_measured(reach: Verdict, details: dict) -> Verdict:
+    """The verdict when RKS reaches AdaBoost's error at no target on any seed: the speed at a
+    given error is not measured (the reach sub-result says why), so nothing is decided."""
+    return replace(reach, verdict=INCONCLUSIVE, verdict_printed=INCONCLUSIVE, statistic=math.nan,
+                   interval=(math.nan, math.nan), pvalue=1.0, counterexample=None, tightness=math.nan,
+                   min_detectable_ratio=math.inf, power=math.inf, can_fail=False, worst_ratio=math.nan,
+                   worst_instance=None,
+                   details={**details, "reason": "RKS reaches AdaBoost's error at no target on any seed: the speed "
+                                                 "at a given error is not measured (the reach sub-result)"})
+
+
+def _speed_finding(verdict: Verdict, targets, seeds: int) -> str:
+    """What the speed part found at each target, with its seed counts."""
     parts = []
+    points = verdict.details.get("points") or {}
+    ratio = verdict.details["ratio"]
     for K in targets:
-        reach = verdict.details["points"][f"reach@{K}"]
-        reached = verdict.details["targets"][str(K)]["seeds_where_rks_reaches_the_error"]
-        line = f"at AdaBoost's {K}-round error: reached on {reached} of {seeds} seeds ({_part_verdict(reach)})"
-        speed = verdict.details["points"].get(f"speed@{K}")
-        if speed is not None:
-            faster = speed[f"seeds_rks_x{verdict.details['ratio']:g}_lower"]
-            line += (f", {verdict.details['ratio']:g}x faster on {faster} of the {speed['seeds']} seeds "
-                     f"where reached ({_part_verdict(speed)})")
-        parts.append(line)
-    return replace(verdict, details={**verdict.details, "headline": "; ".join(parts)})
+        row = points.get(f"speed@{K}")
+        if row is None:
+            parts.append(f"at AdaBoost's {K}-round error, reached on none of {seeds} seeds: no speed measured")
+            continue
+        faster = row[f"seeds_rks_x{ratio:g}_lower"]
+        parts.append(f"at AdaBoost's {K}-round error, RKS {ratio:g}x faster on {faster} of the {row['seeds']} seeds "
+                     f"where it reaches it ({_part_found(row)})")
+    return "; ".join(parts)
 
 
-def _part_verdict(row) -> str:
-    """A part's verdict from its point row: violated, holds or undecided."""
-    return "violated" if row["printed_violated"] else "holds" if row["printed_holds"] else "undecided"
+def _reach_finding(reach: Verdict, targets, details: dict, seeds: int) -> str:
+    """The reach sub-result at each target: on how many seeds RKS reaches the error, and the
+    sign test's outcome on the seeds without a tie."""
+    rows = reach.details["points"]
+    return "; ".join(
+        f"at {K} rounds on {details['targets'][str(K)]['seeds_where_rks_reaches_the_error']} of {seeds} seeds "
+        f"({_part_found(rows[f'reach@{K}'])})" for K in targets)
+
+
+def _part_found(row) -> str:
+    """A part's outcome at one target, from its point row, as a sub-result says it."""
+    return found_here("violated" if row["printed_violated"] else HOLDS if row["printed_holds"] else INCONCLUSIVE)
+
+
+def fig1_differs(config) -> list[Difference]:
+    """How the setting of ``config`` differs from RKS Section 4's: known before any run (the
+    data set it is given, the code timed, the grids of K)."""
+    data = instances.data_note(config["dataset"])
+    out = [Difference("data", "adult, activity and KDDCUP99 (Section 4)", f"{data['label']}: {data['description']}")
+           if data["proxy"] else
+           Difference("train/test split", "each data set's own test set (adult: 15,000 instances; Section 4)",
+                      "a seeded 75/25 split of the file given")]
+    out += [
+        Difference("implementation timed",
+                   "\"MATLAB optimized versions of Adaboost and Random Kitchen Sinks\", wall clock (Section 4)",
+                   "Python: RKS by numpy least squares, AdaBoost by scikit-learn's SAMME over depth-1 trees "
+                   "(compiled), the wall clock of fit and test prediction in one process on one BLAS thread"),
+        Difference("K and AdaBoost's rounds", "Figure 1's axes are not in our copy of the paper",
+                   f"RKS at K = {', '.join(map(str, config['K_rks']))}; AdaBoost at "
+                   f"{', '.join(map(str, config['K_adaboost']))} rounds; target errors AdaBoost's at "
+                   f"{_listed(config['targets'])} rounds"),
+    ]
+    return out
 
 
 #: the pilots of Figure 1's plans (issue 20, item 2), on master seeds no deciding run uses (the
@@ -211,7 +287,13 @@ def fig1_plan(pilot: str, n_targets: int) -> SignTestPlan:
     AdaBoost's 64-round error, at the design level split over the two parts of each of
     ``n_targets`` targets (the split of :func:`decide`), planned on the pilot's
     one-sided 95% Clopper-Pearson bounds on the share of seeds without a tie on which RKS's
-    error is above AdaBoost's and on the tie rate (:func:`verification.rules.pilot.sign_test_plan`)."""
+    error is above AdaBoost's and on the tie rate (:func:`verification.rules.pilot.sign_test_plan`).
+
+    The plan was made when the reach part decided the claim; since issue 42 (item 7) it is a
+    sub-result, and the plan's probability is that of the reach sub-result found contradicted,
+    not of the verdict.  The seeds are kept (the speed part, which decides, takes the seeds
+    where RKS reaches the error: about 54 of 189 at smoke, 115 of 318 at quick, on the pilots'
+    reach rates)."""
     row = FIG1_PILOT[pilot]
     return sign_test_plan([(row["above"], row["seeds"], row["ties"])], DESIGN_ALPHA / (2 * n_targets))
 
@@ -238,15 +320,20 @@ register(Claim(
     title="Figure 1: Random Kitchen Sinks reaches AdaBoost's error 10 to 1000 times faster",
     sources=(Source("RKS", "Figure 1 caption and Section 4", _FIG1),),
     rule="comparison",
-    # Expected before running (see the package docstring): MATLAB vs compiled scikit-learn and
-    # a few hundred training points: below 10x at some target error on most seeds.  Since the
-    # parts were scored apart (issue 20), the violation found is of the reach part: AdaBoost's
-    # 64-round error is not reached on most seeds.  Kept after the pilot of FIG1_PILOT, and
-    # fixed before any deciding run of this plan: RKS's best error was above AdaBoost's
-    # 64-round error on 128 of 200 pilot seeds, below on 36 and equal on 36 (78% of the seeds
-    # without a tie); where RKS reached the error it was 10x faster on every pilot seed, so the
-    # violation expected is of the reach part (the plan's numbers: fig1_plan).
-    expected=VIOLATED,
+    # Issue 42 item 7 (2026-11-28): holds, set from the paper, this module and the data seen
+    # before (below), before any run of the new decision.  The caption's claim is the speed at
+    # a given error where RKS reaches it; whether it reaches the error is a sub-result, no
+    # longer deciding.  On the pilots (FIG1_PILOT) RKS was 10x faster on every quick pilot seed
+    # where it reached AdaBoost's 64-round error (and, full, on 76 of 77 at 64 rounds, 111 of
+    # 129 at 16, 120 of 182 at 4), and the committed full run found the speed part holding at
+    # all three targets (10x faster on 341 of 481, 302 of 326 and 201 of 201 reached seeds),
+    # so the speed part is expected to hold, on a setting that differs from the paper's
+    # (fig1_differs: the data, the code timed, the grids), with the reach sub-result
+    # contradicted at 64 rounds (the plan's part).  Before: violated, from the reach part
+    # (MATLAB vs compiled scikit-learn and a few hundred training points: expected below 10x
+    # at some target error; then, once the parts were scored apart in issue 20, the 64-round
+    # error not reached on most seeds, 128 of 200 pilot seeds above it, 36 below, 36 equal).
+    expected=HOLDS,
     configs=profiles(
         _FIG1_BASE,
         # Smoke and quick are planned on the pilot (FIG1_PILOT, fig1_plan; the "plan" entry

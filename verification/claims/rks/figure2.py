@@ -1,5 +1,13 @@
 """RKS Figure 2 and Section 4: ``||alpha||_inf`` of the unconstrained least squares weights decays like 1/K.
 
+The claim decided is the one the caption and the text make together (:data:`FIGURE_CLAIM`):
+Figure 2's "``||alpha||_inf`` decays with K, which justifies dropping the constraint (4)", which
+Section 4 states as "decays linearly with K, so that there exists a C that does not grow with K
+for which the constraint is never tight" (constraint (4) is ``||alpha||_inf <= C/K``).  The
+caption's weaker reading, a decay at all, is a sub-result.  The paper's adult, its grid of K and
+the optimum its MATLAB code returned are not reproduced here (:func:`fig2_differs`), so a
+contradiction found is ``not_reproduced``, never ``violated`` (:mod:`verification.reproduction`).
+
 Run offline on the data sets of :func:`verification.claims.rks.instances.dataset`: a synthetic
 stand-in for RKS's adult (:func:`iln.rks.synthetic_benchmarks.adult_like`) and data sets bundled
 with scikit-learn, standardized as RKS Section 4 does, with the paper's features: decision
@@ -14,7 +22,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -24,10 +31,11 @@ from iln.features import RandomStump
 from iln.random_streams import child
 from iln.rks.kitchen_sinks import random_kitchen_sinks
 from verification import rules, statistics
-from verification.catalog import CATALOG_RUN_SHARE, Claim, Source, profiles, register
+from verification.catalog import CATALOG_RUN_SHARE, SEED_STREAM, Claim, Source, profiles, register
 from verification.claims.rks import instances
+from verification.reproduction import Difference, figure_verdict, found_here
 from verification.rules.pilot import RatePlan, rate_plan
-from verification.verdicts import VIOLATED, Verdict
+from verification.verdicts import NOT_REPRODUCED, Verdict
 
 ID = "rks.fig2.alpha_inf_decay"
 
@@ -104,37 +112,77 @@ def decide(records, config, alpha) -> Verdict:
     """Rate rule (:func:`verification.rules.rate_bound`): the median over seeds of the decay
     exponent of ``||alpha||_inf`` in K (minus the per-seed log-log slope) must be at least
     ``exponent - tolerance`` (1 - 0.2: "decays linearly", read as "at least like 1/K" up to the
-    tolerance fixed before running): holds when the sign test finds most seeds' exponents above
-    it, violated when it finds most below it, at ``alpha`` (one side).
-    The verdict is on the first data set; the others (decided the same way) and the
-    statsmodels fit (95%, seeds resampled whole) are details.  A rate over a finite grid of K
-    is evidence, not proof."""
+    tolerance fixed before running), by the sign test, on the first data set, at ``alpha`` (one
+    side).  Read by :func:`verification.reproduction.figure_verdict` on this setting
+    (:func:`fig2_differs`), a violation found is ``not_reproduced``.  Sub-results, none deciding:
+    the caption's weaker reading (a decay at all: the rule's interval of the exponent against 0)
+    and the other data sets, decided the same way; the statsmodels fit (95%, seeds resampled
+    whole) is a detail.  A rate over a finite grid of K is evidence, not proof."""
     fits, others = _loglog_fits(records, config), {}
     for name in config["datasets"][1:]:
         other = rules.rate_bound(ID, [_decay_point(records, name, config)], alpha)
-        others[name] = {"verdict": other.verdict, **other.details["points"][name]}
+        others[name] = {**other.details["points"][name], "verdict": other.verdict, "median": other.statistic,
+                        "interval": list(other.interval)}
     first = config["datasets"][0]
+    lower = config["exponent"] - config["tolerance"]
     verdict = rules.rate_bound(ID, [_decay_point(records, first, config)], alpha, details={
         "data": instances.data_note(first),
-        "statement": f"decay exponent >= {config['exponent'] - config['tolerance']:g} "
+        "statement": f"decay exponent >= {lower:g} "
                      f"(printed 1, tolerance {config['tolerance']:g}; a faster decay does not count against it)",
         "statistic": "decay exponent = -(log-log slope of ||alpha||_inf on K)",
         "other_datasets_not_deciding": others, "loglog_fits": fits,
         "K": {name: k_grid(config, name) for name in config["datasets"]},
         "median_alpha_inf_by_K": dict(zip(map(str, k_grid(config, first)), fits[first]["median_alpha_inf"],
                                           strict=True))})
-    return _with_headline(verdict, first, others)
+    grid = k_grid(config, first)
+    finding = (f"median decay exponent of ||alpha||_inf in K {verdict.statistic:.3g} (interval "
+               f"{_interval(verdict.interval)}) against at least {lower:g}, over K = {grid[0]} to {grid[-1]} "
+               f"on {first}, {len(records)} seeds")
+    subs = {"decays at all (the caption's \"decays with K\", shown, not deciding)": _decays(verdict.interval),
+            **{f"on {name} (not deciding)": f"{found_here(row['verdict'])}, median exponent {row['median']:.3g}"
+               for name, row in others.items()}}
+    return figure_verdict(verdict, fig2_differs(config), claim=FIGURE_CLAIM.format(lower=lower, dataset=first),
+                          finding=finding, sub_results=subs)
 
 
-def _with_headline(verdict: Verdict, first: str, others: dict) -> Verdict:
-    """The verdict with ``details["headline"]``: the deciding data set's verdict and median decay
-    exponent against its bound, then each other data set's."""
-    point = verdict.details["points"][first]
-    headline = "; ".join([
-        f"{verdict.verdict} on {first} (deciding): median decay exponent {point['median']:.3g} against >= "
-        f"{point['lower_bound']:.3g}",
-        *(f"{row['verdict']} on {name} ({row['median']:.3g})" for name, row in others.items())])
-    return replace(verdict, details={**verdict.details, "headline": headline})
+#: the claim of Figure 2 and Section 4, as decided (``lower``: the exponent less the tolerance).
+FIGURE_CLAIM = ("||alpha||_inf of the unconstrained optimum of (3) decays linearly with K, so that a C that does "
+                "not grow with K keeps the constraint ||alpha||_inf <= C/K inactive: its median decay exponent in K "
+                "is at least {lower:g} over the grid of K, on {dataset}")
+
+
+def _interval(interval) -> str:
+    return f"[{interval[0]:.3g}, {interval[1]:.3g}]"
+
+
+def _decays(interval) -> str:
+    """Whether the rule's interval of the decay exponent lies above 0, below it or across it."""
+    low, high = interval
+    where = "above 0: it decays" if low > 0 else "below 0: it grows" if high < 0 else "across 0: undecided"
+    return f"the exponent's interval {_interval(interval)} lies {where}"
+
+
+def fig2_differs(config) -> list[Difference]:
+    """How the setting of ``config`` differs from RKS Section 4's: known before any run (the
+    data set it is given, its grid of K, the least-squares solution taken)."""
+    first = config["datasets"][0]
+    data = instances.data_note(first)
+    out = [Difference("data", "adult (Section 4: about 32,000 training instances, 123 binary dimensions)",
+                      f"{data['label']}: {data['description']}")
+           if data["proxy"] else
+           Difference("training set", "adult's training set (about 32,000 instances; Section 4)",
+                      "75% of the file given (a seeded split)")]
+    out += [
+        Difference("K", "\"various settings of K\" (Figure 2); the axis is not in our copy of the paper",
+                   f"K = {', '.join(map(str, k_grid(config, first)))}, at most a third of the training points"),
+        Difference("least-squares optimum",
+                   "\"the unconstrained optimum of (3)\" (Section 4), computed in MATLAB; which optimum, where "
+                   "it is not unique, is not stated",
+                   "numpy's minimum-norm solution (numpy.linalg.lstsq); the optimum is not unique once two "
+                   "stumps coincide on the training points (a threshold beyond a coordinate's range, or two on "
+                   "a coordinate with few values), and another optimum can have another ||alpha||_inf"),
+    ]
+    return out
 
 
 #: the pilots of Figure 2's plans (issue 20, item 2), on master seeds no deciding run uses (the
@@ -217,6 +265,14 @@ register(Claim(
     title="Figure 2: ||alpha||_inf of the unconstrained least squares weights decays (at least) like 1/K",
     sources=(Source("RKS", "Figure 2 and Section 4", _FIG2),),
     rule="rate",
+    # Issue 42 item 7 (2026-11-28): not_reproduced, set from the paper and this module before
+    # any run of the new decision.  The data decided on are stand-ins for adult (breast_cancer
+    # at smoke, adult_like at quick and full), the figure's grid of K is not in our copy, and
+    # which least-squares optimum the paper took is not stated (fig2_differs: known from the
+    # configuration), so a contradiction is not_reproduced; the rule's outcome here is
+    # expected to be the violation it was (the reasoning below, the pilots of FIG2_PILOT and
+    # every committed run: mean exponents 0.02 to 0.2 against at least 0.8).  The reasoning
+    # of the expectation as first set, "violated", now the outcome found here, follows.
     # Expected before running (see the package docstring): nearby stumps on a continuous
     # coordinate are nearly collinear, so the unconstrained weights do not fall like 1/K.
     # Kept after the pilot of FIG2_PILOT (issue 20, item 2), fixed before any deciding run of
@@ -225,9 +281,11 @@ register(Claim(
     # quick plan's 16 seeds the sign test finds the median below 0.8 with probability above
     # 0.9999 were the exponents normal (0.75 for any law with that margin), so the quick profile
     # is expected violated on (nearly) every master seed.
-    expected=VIOLATED,
+    expected=NOT_REPRODUCED,
     configs=profiles(
-        {"datasets": ["adult_like", "breast_cancer", "digits"], **_FIG2_SIDE},
+        # seed_stream 1: the plan changed (10 -> 16 seeds, issue 42's sign test) after the full
+        # run that decided the claim on stream 0's seeds 0..9; a new run takes seeds it never used.
+        {"datasets": ["adult_like", "breast_cancer", "digits"], **_FIG2_SIDE, SEED_STREAM: 1},
         # Smoke and quick: planned on the pilot (FIG2_PILOT, fig2_plan): the fewest seeds from
         # which on the sign test finds the median below 0.8 with probability at least 0.98 at the
         # pilot's lower confidence bound on the margin (issue 42: the t test of the mean that
