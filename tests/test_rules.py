@@ -83,9 +83,9 @@ def test_a_point_that_no_outcome_can_reject_is_not_evidence():
     # 10 trials cannot show P > 0.5 at level 1 - 1e-5: even 10 events of 10 leave it open.
     verdict = rules.probability_bound("t", [rules.TailPoint("x", 0, 10, 0.5)], 1e-5)
     assert verdict.verdict == INCONCLUSIVE
-    assert verdict.details["can_fail"] is False
+    assert verdict.can_fail is False
     assert math.isinf(verdict.min_detectable_ratio)
-    assert "cannot fail" in verdict.details["reason"]
+    assert "cannot detect a violation" in verdict.details["reason"]
 
 
 def test_an_impossible_event_is_not_evidence_and_an_impossible_value_is_refused():
@@ -261,12 +261,20 @@ def test_mean_rule_pvalue_agrees_with_its_decision_and_holds_needs_an_upper_end(
 
 
 def test_mean_rule_detects_its_min_detectable_ratio_with_the_design_power():
-    # A two-point law on [lower, cap] with the mean at the min_detectable_ratio (the law
-    # hardest for Hoeffding): the rule's chance to declare it violated, computed exactly, is
-    # at least the design power.
+    # The definition's figure: the easiest law the range allows, a constant, is rejected once
+    # its mean passes min_detectable_ratio * bound, and not below it.
     n, lo, hi, bound, tail = 300, 0.0, 2.0, 1.0, 1e-4
     verdict = rules.mean_bound("t", [rules.MeanPoint("x", np.full(n, 0.5), bound, lower=lo, upper=hi)], tail)
-    mu = verdict.min_detectable_ratio * bound
+    easiest = verdict.min_detectable_ratio * bound
+    for factor, expected in ((1 + 1e-9, VIOLATED), (1 - 1e-9, INCONCLUSIVE)):
+        constant = [rules.MeanPoint("x", np.full(n, easiest * factor), bound, lower=lo, upper=hi)]
+        assert rules.mean_bound("t", constant, tail).verdict == expected
+    # Beside it, the figure for every law within the range: a two-point law on [lower, cap]
+    # with the mean there (the law hardest for Hoeffding) is declared violated, computed
+    # exactly, with at least the design power.
+    row = verdict.details["points"]["x"]
+    assert row["every_law_condition"] == f"for every law of X within [0, {hi:g}]"
+    mu = row["min_detectable_ratio_every_law"] * bound
     caps = mean_rule._caps(rules.MeanPoint("x", (), bound, lower=lo, upper=hi), lo, hi)
     cap = min(c for c in caps if c >= mu)
     p_hi = (mu - lo) / (cap - lo)
@@ -416,7 +424,9 @@ def test_a_claim_whose_trial_raises_gets_an_error_verdict_and_the_others_finish(
     assert details["stage"] == "trial"
     assert details["reproduce"] == "iln-verify run iln.lemma5.alpha_l1 --profile smoke --seed 0"
     assert verdicts["iln.lemma3.grad_norm"].verdict == HOLDS
-    assert verdicts["iln.lemma3.grad_norm"].family["size"] == 1  # the erring claim is not in it
+    # Neither the erring claim nor the exact (deterministic) one is a member of the family.
+    assert verdicts["iln.lemma3.grad_norm"].family["size"] == 0
+    assert verdicts["iln.lemma3.grad_norm"].family["member"] is False
     assert not result.all_match
 
 
@@ -424,9 +434,12 @@ def test_every_verdict_of_a_run_records_its_family(tmp_path):
     result = runner.run(["iln.lemma5.alpha_l1", "iln.lemma3.grad_norm"], profile="smoke", jobs=1,
                         store=tmp_path / "s.sqlite", quiet=True, alpha=1e-3)
     for outcome in result.outcomes:
-        assert outcome.verdict.family["size"] == 2
+        # Both are deterministic invariants: exact, outside the family, with the reason.
+        assert outcome.verdict.exact
+        assert outcome.verdict.family["size"] == 0
         assert outcome.verdict.family["alpha"] == 1e-3
-        assert outcome.to_json()["family"]["rank"] in (1, 2)
+        assert outcome.to_json()["family"]["member"] is False
+        assert outcome.to_json()["family"]["why"].startswith("exact or deterministic decision")
 
 
 def test_verdicts_say_whether_they_can_fail_and_the_printed_and_corrected_sub_verdicts():

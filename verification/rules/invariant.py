@@ -2,7 +2,9 @@
 
 One breach beyond floating-point slack is a violation, seen with certainty: the rule makes
 no false alarm and misses no breach of the rounds it checks, so its p-value is 0 or 1 and
-its ``min_detectable_ratio`` is 1 (any excess over the bound is detected).
+its ``min_detectable_ratio`` is 1 (any excess over the bound is detected) once a round is
+checked, infinite when none is.  Such a verdict is ``exact``: it is left out of the run's
+Holm family (:mod:`verification.rules.family`).
 """
 
 from __future__ import annotations
@@ -54,10 +56,11 @@ def invariant(claim_id: str, *, broken: bool, share: float, checked: int, alpha:
     return Verdict(
         claim_id=claim_id, verdict=VIOLATED if broken else HOLDS, rule=rule,
         statistic=value, bound=bound, interval=(value, value), level=1.0, alpha=alpha,
-        power=1.0, tightness=ratio, counterexample=counterexample, elapsed_s=0.0,
+        tightness=ratio, counterexample=counterexample, elapsed_s=0.0,
         n_trials=n_trials, pvalue=0.0 if broken else 1.0,
-        details={**details, "rounds_checked": checked, "breached_share": share, "can_fail": checked > 0},
-        min_detectable_ratio=1.0, can_fail=checked > 0,
+        details={**details, "rounds_checked": checked, "breached_share": share},
+        min_detectable_ratio=1.0 if checked > 0 else math.inf,
+        min_detectable_ratio_best_point=1.0 if checked > 0 else math.inf, exact=True,
         worst_ratio=value / bound if bound > 0 else (math.inf if broken else 0.0),
         worst_instance=counterexample, verdict_printed=VIOLATED if broken else HOLDS,
     )
