@@ -457,3 +457,94 @@ def test_verdicts_say_whether_they_can_fail_and_the_printed_and_corrected_sub_ve
     invariant = rules.invariant("t", broken=False, share=0.0, checked=5, alpha=1e-3, counterexample=None,
                                 n_trials=1, details={}, statistic=0.5, bound=1.0)
     assert (invariant.can_fail, invariant.worst_ratio, invariant.verdict_corrected) == (True, 0.5, None)
+
+
+# ------------------------------------------------------------------------------------------
+# One meaning for min_detectable_ratio and can_fail (issue 42): the grid's weakest point.
+# ------------------------------------------------------------------------------------------
+
+
+def _weakest_point_blind_verdicts():
+    """A verdict from each rule on a grid with one point that can detect and one that cannot
+    (where the statement could be false)."""
+    values = np.full(400, 0.05)
+    rate_slopes = np.random.default_rng(3).normal(1.0, 0.01, 24)
+    b = np.linspace(0.1, 0.2, 30)
+    return {
+        # 10 trials cannot show P > 0.5 at level 1 - 1e-5, while 400 can.
+        "probability": rules.probability_bound("t", [rules.tail_point("strong", values, 0.5, 0.1),
+                                                     rules.TailPoint("blind", 0, 10, 0.5)], 1e-5),
+        # a variable with no a-priori lower end cannot be shown above its bound.
+        "mean": rules.mean_bound("t", [rules.MeanPoint("strong", values, 0.5, lower=0.0, upper=1.0),
+                                       rules.MeanPoint("blind", values, 0.5, upper=1.0)], 1e-3),
+        "equivalence": rules.equivalence("t", [rules.EqualityPoint("strong", values, 0.05, 0.0, 1.0, 0.1),
+                                               rules.EqualityPoint("blind", np.r_[values, 2.0], 0.05, 0.0, 1.0, 0.1)],
+                                         1e-3),
+        # a point of ties only detects nothing.
+        "comparison": rules.paired_comparison("t", [rules.PairedPoint("strong", a=b - 0.05, b=b),
+                                                    rules.PairedPoint("blind", a=b[:4], b=b[:4])], 1e-3),
+        "at_some_setting": rules.at_some_setting("t", {"s": [rules.PairedPoint("strong", a=b - 0.05, b=b)],
+                                                       "t": [rules.PairedPoint("blind", a=b[:4], b=b[:4])]}, 1e-3),
+        # 5 repetitions are below the sign test's minimum.
+        "rate": rules.rate_bound("t", [rules.RatePoint("strong", rate_slopes, 2.0),
+                                       rules.RatePoint("blind", rate_slopes[:5], 2.0)], 1e-3),
+        "invariant": rules.invariant("t", broken=False, share=0.0, checked=0, alpha=1e-3, counterexample=None,
+                                     n_trials=0, details={}),
+    }
+
+
+@pytest.mark.parametrize("rule", list(_weakest_point_blind_verdicts()))
+def test_a_grid_whose_weakest_point_cannot_fail_cannot_fail_and_does_not_hold(rule):
+    verdict = _weakest_point_blind_verdicts()[rule]
+    assert math.isinf(verdict.min_detectable_ratio), rule
+    assert verdict.can_fail is False
+    assert verdict.verdict != HOLDS
+    if rule != "invariant":  # the strong point's figure is kept beside it
+        assert math.isfinite(verdict.min_detectable_ratio_best_point), rule
+    # The same through JSON: "inf", and can_fail derived again (never stored state).
+    data = verdict.to_json()
+    assert data["min_detectable_ratio"] == "inf"
+    assert data["can_fail"] is False
+    assert type(verdict).from_json(data).can_fail is False
+
+
+def test_no_verdict_reports_can_fail_with_an_infinite_ratio():
+    for rule, verdict in _weakest_point_blind_verdicts().items():
+        assert not (verdict.can_fail and math.isinf(verdict.min_detectable_ratio)), rule
+    with pytest.raises(TypeError):
+        # can_fail is derived from the ratio: a verdict cannot be built with it set.
+        type(verdict)(**{**dataclasses.asdict(verdict), "can_fail": True})
+
+
+def test_the_ratio_is_the_weakest_points_and_a_point_that_cannot_be_false_is_left_out():
+    # Two detectable points (400 and 100 trials) and a bound of 1 that no law can exceed.
+    points = [rules.tail_point("many", np.full(400, 0.05), 0.5, 0.1), rules.tail_point("few", np.full(100, 0.05), 0.5, 0.1),
+              rules.tail_point("vacuous", np.full(60, 0.05), 0.5, 1.0)]
+    verdict = rules.probability_bound("t", points, 1e-3)
+    rows = verdict.details["points"]
+    assert verdict.min_detectable_ratio == rows["few"]["min_detectable_ratio"] > rows["many"]["min_detectable_ratio"]
+    assert verdict.min_detectable_ratio_best_point == rows["many"]["min_detectable_ratio"]
+    assert verdict.details["points_that_cannot_be_false"] == ["vacuous"]
+    assert verdict.can_fail
+    assert verdict.verdict == HOLDS
+
+
+def test_a_grids_holds_side_is_tested_at_the_whole_alpha_and_only_the_violation_side_is_split():
+    # G points: each point's violation at alpha / G, its holding at alpha (an intersection).
+    alpha, n, bound = 1e-3, 200, 0.1
+    k_holds = next(k for k in range(n, -1, -1)
+                   if statistics.clopper_pearson(k, n, 1 - alpha, alternative="less").high < bound)
+    # At k_holds the upper end at 1 - alpha is below the bound, at 1 - alpha / G it is not.
+    grid = [rules.TailPoint(f"p{i}", k_holds, n, bound) for i in range(8)]
+    assert statistics.clopper_pearson(k_holds, n, 1 - alpha / 8, alternative="less").high >= bound
+    verdict = rules.probability_bound("t", grid, alpha)
+    assert verdict.verdict == HOLDS
+    row = verdict.details["points"]["p0"]
+    assert row["levels"] == {"violated": 1 - alpha / 8, "holds": 1 - alpha}
+    assert verdict.level == 1 - alpha / 8  # the verdict's level is the violation side's
+    # The mean rule likewise.
+    values = np.full(n, 0.3)
+    mean = rules.mean_bound("t", [rules.MeanPoint(f"p{i}", values, 0.5, lower=0.0, upper=1.0) for i in range(4)], alpha)
+    assert mean.details["points"]["p0"]["levels"] == {"violated": 1 - alpha / 4, "holds": 1 - alpha}
+    assert mean.details["points"]["p0"]["interval"][1] == pytest.approx(
+        mean_rule.upper_confidence(values, 0.0, 1.0, alpha))

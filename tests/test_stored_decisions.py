@@ -30,7 +30,7 @@ SEED, PROFILE, KEY, HASH = 0, "smoke", "trials@code", "config"
 def _verdict(claim_id: str, records: list[dict], level: float) -> Verdict:
     hits = sum(r["hit"] for r in records)
     # Non-finite numbers and a tuple at depth: the round trip through the store keeps them.
-    return Verdict(claim_id, "holds", "rule", hits / len(records), 0.5, (0.0, math.inf), level, level, math.nan,
+    return Verdict(claim_id, "holds", "rule", hits / len(records), 0.5, (0.0, math.inf), level, level,
                    0.1, None, 0.0, len(records), 0.5, details={"ratio": math.inf, "cells": (1, 2),
                                                                  "missing": math.nan},
                    min_detectable_ratio=math.inf)

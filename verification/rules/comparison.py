@@ -240,12 +240,20 @@ def at_some_setting(claim_id: str, settings: Mapping[str, Sequence[PairedPoint]]
     power = DESIGN_POWER ** (1.0 / len(settings))
     figures = [_setting_detectable(_points_iv(points), alpha, power) for points in settings.values()]
     mdr, best = max(f[0] for f in figures), min(f[1] for f in figures)
+    blind = [name for name, f in zip(settings, figures, strict=True) if math.isinf(f[0])]
+    if outcome == HOLDS and blind:
+        # "Violated at every setting" cannot happen where a setting detects nothing: a check
+        # that cannot fail does not hold (verification.verdicts.Verdict.can_fail).
+        outcome = INCONCLUSIVE
     info = {**verdicts[chosen].details, **(details or {}), "deciding_setting": chosen,
             "settings": {name: _summary(v) for name, v in verdicts.items()},
             "setting_rule": "holds at some setting (each setting's holds side at alpha / "
                             f"{len(settings)}), violated at every one (each setting's violation at alpha)"}
     info.pop("reason", None)
-    if outcome == INCONCLUSIVE:
+    if outcome == INCONCLUSIVE and blind:
+        info["reason"] = (f"the check cannot fail: a violation at every setting cannot be shown, since "
+                          f"{', '.join(blind)} cannot detect one (a point of ties only, or too few seeds)")
+    elif outcome == INCONCLUSIVE:
         undecided = [name for name, v in verdicts.items() if v.verdict != VIOLATED]
         info["reason"] = (f"no setting holds and {len(undecided)} of {len(settings)} are not violated "
                           f"({', '.join(undecided)}): " + "; ".join(
