@@ -202,5 +202,9 @@ def _from_legacy_power(data: dict[str, Any]) -> dict[str, Any]:
     if rows:
         figures = [math.inf if r.get("min_detectable_ratio") is None else float(r["min_detectable_ratio"])
                    for r in rows if r["can_fail"]]
-        data["min_detectable_ratio"] = max(figures, default=math.inf)
+        # A comparison over settings stored its settings' largest figure already: never below it.
+        weakest = max([*figures, *([float(stored)] if stored is not None else [])], default=math.inf)
+        data["min_detectable_ratio"] = weakest
+        if stored is not None:
+            data["min_detectable_ratio_best_point"] = min(float(stored), weakest)
     return data
