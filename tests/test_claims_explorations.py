@@ -66,7 +66,7 @@ def test_families_flags_a_regret_above_the_bound_and_an_l1_excess():
     # ... and not from the 3 of the smoke profile, whose check cannot fail at that level.
     few = claim.decide(shifted, config, ALPHA)
     assert few.verdict == INCONCLUSIVE
-    assert few.details["can_fail"] is False
+    assert few.can_fail is False
     broken = [dict(r) for r in records]
     broken[1] = {**broken[1], "coordinate/constant": {**broken[1]["coordinate/constant"], "alpha_l1_ratio": 1.001}}
     verdict = claim.decide(broken, config, ALPHA)

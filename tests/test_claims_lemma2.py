@@ -112,7 +112,7 @@ def test_smoke_profile_gives_the_expected_verdict(claim_id):
         assert verdict.verdict_corrected == "holds"
     else:
         assert verdict.counterexample is None
-    for value in (verdict.statistic, verdict.bound, verdict.power, verdict.tightness, *verdict.interval):
+    for value in (verdict.statistic, verdict.bound, verdict.min_detectable_ratio, verdict.tightness, *verdict.interval):
         assert math.isfinite(value)
 
 

@@ -19,7 +19,8 @@ from verification.verdicts import OUTCOMES
 
 CLAIMS = ["iln.alg2.unbiased", "iln.lemma4.hoeffding"]
 JSON_FIELDS = {"id", "title", "kind", "verdict", "expected", "statistic", "bound", "interval", "level", "alpha",
-               "power", "tightness", "counterexample", "elapsed_s", "sources"}
+               "tightness", "counterexample", "elapsed_s", "sources", "min_detectable_ratio",
+               "min_detectable_ratio_best_point", "can_fail", "exact", "family"}
 META_FIELDS = {"seed", "profile", "versions", "git_revision", "started", "elapsed_s"}
 
 
@@ -336,3 +337,51 @@ def test_holm_decides_again_only_the_claims_whose_level_moved():
         for i, c in enumerate(members):  # the verdict at the claim's own level
             assert verdicts[c.id].verdict == c.decide([], {}, family.levels[i]).verdict
         assert verdicts.get("raises") is None or verdicts["raises"].verdict == "error"
+
+
+def test_exact_claims_stay_out_of_the_holm_family_and_say_why():
+    """An exact or deterministic decision (the invariant rule; the search engine's exact one)
+    makes no false alarm: it is not counted in m, so the statistical claims share all of
+    alpha; Holm's decisions are those of statsmodels' multipletests on the family it is given."""
+    from types import SimpleNamespace
+
+    from statsmodels.stats.multitest import multipletests
+
+    from verification import rules
+
+    def statistical(claim_id, k, n=200):
+        def decide(records, config, alpha):
+            point = rules.TailPoint.from_hits("p", [i < k for i in range(n)], printed=0.1)
+            return rules.probability_bound(claim_id, [point], alpha)
+        return SimpleNamespace(id=claim_id, decide=decide)
+
+    def exact(claim_id, broken):
+        def decide(records, config, alpha):
+            return rules.invariant(claim_id, broken=broken, share=float(broken), checked=10, alpha=alpha,
+                                   counterexample={"round": 1} if broken else None, n_trials=1, details={})
+        return SimpleNamespace(id=claim_id, decide=decide)
+
+    # "moderate": p = 0.0217, under Holm's 0.05 / 2 at rank 2 of 3 but over 0.05 / 3 at rank 3 of 5.
+    members = [statistical("strong", 80), statistical("moderate", 53, n=400), statistical("holds", 10)]
+    claims = [exact("deterministic_violated", True), *members, exact("deterministic_holds", False)]
+    alpha = 0.05
+    verdicts = runner._decide(claims, lambda c, level: c.decide([], {}, level), alpha)
+    for claim_id in ("deterministic_violated", "deterministic_holds"):
+        family = verdicts[claim_id].family
+        assert verdicts[claim_id].exact
+        assert family["member"] is False
+        assert family["rank"] is None
+        assert family["size"] == len(members)
+        assert "exact or deterministic" in family["why"]
+    assert verdicts["deterministic_violated"].verdict == "violated"  # no family can undo a fact
+    pvalues = [verdicts[c.id].pvalue for c in members]
+    reject = multipletests(pvalues, alpha=alpha, method="holm")[0]
+    for c, rejected in zip(members, reject, strict=True):
+        family = verdicts[c.id].family
+        assert family["member"] is True
+        assert family["size"] == 3
+        assert family["holm_rejects"] == bool(rejected)
+        assert (verdicts[c.id].verdict == "violated") == bool(rejected)
+    # With the exact claims counted (m = 5), "moderate" would not be rejected: they cost power.
+    assert not multipletests([*pvalues, 0.0, 1.0], alpha=alpha, method="holm")[0][1]
+    assert reject[1]

@@ -40,7 +40,7 @@ def store(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("store") / "s.sqlite"
     runner.run(CLAIMS, profile="smoke", seed=0, jobs=1, store=path, quiet=True)
     verdict = Verdict(claim_id=HOSTILE, verdict="holds", rule="deterministic invariant", statistic=0.5,
-                      bound=1.0, interval=(0.5, 0.5), level=1.0, alpha=1e-4, power=0.0, tightness=0.5,
+                      bound=1.0, interval=(0.5, 0.5), level=1.0, alpha=1e-4, tightness=0.5,
                       counterexample=None, elapsed_s=0.1, n_trials=2, pvalue=1.0,
                       details={"note": HOSTILE_TEXT, "ratio": math.nan})
     with Store(path) as db:
@@ -616,17 +616,21 @@ def test_a_comparison_claims_page_shows_its_seeds_and_the_points_not_counted(tmp
                                instance={"K": 10})
     tied = rules.PairedPoint("K=20", a=[0.3] * 4, b=[0.3] * 4, names=("rks", "adaboost"))
     verdict = rules.paired_comparison("rks.fig1.vs_adaboost", [faster, tied], 1e-3)
-    assert verdict.can_fail  # K=10 can fail; K=20, all ties, cannot
+    # K=10 can fail; K=20, all ties, cannot detect anything: the grid's weakest point cannot fail,
+    # so the verdict cannot be holds.
+    assert not verdict.can_fail
+    assert verdict.verdict == "inconclusive"
+    assert math.isinf(verdict.min_detectable_ratio)
+    assert math.isfinite(verdict.min_detectable_ratio_best_point)
     claims = _report_of(tmp_path, verdict)
     search = _search_html(claims / "rks.fig1.vs_adaboost.html")
     assert "Comparison over seeds" in search
     for key, seeds in (("K=10", 30), ("K=20", 4)):  # the sample size of a comparison is its seeds
         assert f"<td>{key}</td><td class=\"num\">{seeds}</td>" in search
-    assert "1 point(s) could not fail" in search
-    assert "not counted: K=20" in search
+    assert "the check cannot fail there" in search
     assert "<td>point</td><td>K=10</td>" in search.split("Worst instance", 1)[1]  # a key, as written
     markdown = (claims / "rks.fig1.vs_adaboost.md").read_text()
-    assert "not counted: K=20" in markdown
+    assert "the check cannot fail there" in markdown
 
 
 def test_a_claims_page_says_which_points_ask_for_an_impossible_event(tmp_path):
@@ -793,7 +797,7 @@ def test_a_relation_alone_is_math_and_a_tag_in_a_note_stays_text():
 
 def test_a_verdict_without_points_says_so_and_a_searched_one_names_its_search():
     common = dict(claim_id="c", verdict="violated", statistic=0.03, bound=0.0, interval=(0.01, 0.05), level=0.99,
-                  alpha=1e-4, power=0.0, tightness=1.0, counterexample=None, elapsed_s=7.0, n_trials=12, pvalue=1e-5)
+                  alpha=1e-4, tightness=1.0, counterexample=None, elapsed_s=7.0, n_trials=12, pvalue=1e-5)
     compared = search_of(Verdict(rule="comparison (paired one-sided t-tests over seeds, Holm)",
                                  details={"comparisons": [{"budget": 2e4}]}, **common), {"T": 200}, "full")
     assert compared.points is None

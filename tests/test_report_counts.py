@@ -38,7 +38,7 @@ def _verdict(claim_id: str, verdict: str, statistic: float, bound: float, interv
              **fields) -> dict:
     details = fields.pop("details", {})
     return Verdict(claim_id=claim_id, verdict=verdict, rule="mean bound", statistic=statistic, bound=bound,
-                   interval=interval, level=0.999, alpha=1e-4, power=0.0, tightness=statistic / bound,
+                   interval=interval, level=0.999, alpha=1e-4, tightness=statistic / bound,
                    counterexample=None, elapsed_s=1.0, n_trials=10, pvalue=0.5, details=details,
                    **fields).to_json()
 

@@ -83,9 +83,9 @@ def test_a_point_that_no_outcome_can_reject_is_not_evidence():
     # 10 trials cannot show P > 0.5 at level 1 - 1e-5: even 10 events of 10 leave it open.
     verdict = rules.probability_bound("t", [rules.TailPoint("x", 0, 10, 0.5)], 1e-5)
     assert verdict.verdict == INCONCLUSIVE
-    assert verdict.details["can_fail"] is False
+    assert verdict.can_fail is False
     assert math.isinf(verdict.min_detectable_ratio)
-    assert "cannot fail" in verdict.details["reason"]
+    assert "cannot detect a violation" in verdict.details["reason"]
 
 
 def test_an_impossible_event_is_not_evidence_and_an_impossible_value_is_refused():
@@ -261,12 +261,20 @@ def test_mean_rule_pvalue_agrees_with_its_decision_and_holds_needs_an_upper_end(
 
 
 def test_mean_rule_detects_its_min_detectable_ratio_with_the_design_power():
-    # A two-point law on [lower, cap] with the mean at the min_detectable_ratio (the law
-    # hardest for Hoeffding): the rule's chance to declare it violated, computed exactly, is
-    # at least the design power.
+    # The definition's figure: the easiest law the range allows, a constant, is rejected once
+    # its mean passes min_detectable_ratio * bound, and not below it.
     n, lo, hi, bound, tail = 300, 0.0, 2.0, 1.0, 1e-4
     verdict = rules.mean_bound("t", [rules.MeanPoint("x", np.full(n, 0.5), bound, lower=lo, upper=hi)], tail)
-    mu = verdict.min_detectable_ratio * bound
+    easiest = verdict.min_detectable_ratio * bound
+    for factor, expected in ((1 + 1e-9, VIOLATED), (1 - 1e-9, INCONCLUSIVE)):
+        constant = [rules.MeanPoint("x", np.full(n, easiest * factor), bound, lower=lo, upper=hi)]
+        assert rules.mean_bound("t", constant, tail).verdict == expected
+    # Beside it, the figure for every law within the range: a two-point law on [lower, cap]
+    # with the mean there (the law hardest for Hoeffding) is declared violated, computed
+    # exactly, with at least the design power.
+    row = verdict.details["points"]["x"]
+    assert row["every_law_condition"] == f"for every law of X within [0, {hi:g}]"
+    mu = row["min_detectable_ratio_every_law"] * bound
     caps = mean_rule._caps(rules.MeanPoint("x", (), bound, lower=lo, upper=hi), lo, hi)
     cap = min(c for c in caps if c >= mu)
     p_hi = (mu - lo) / (cap - lo)
@@ -416,7 +424,9 @@ def test_a_claim_whose_trial_raises_gets_an_error_verdict_and_the_others_finish(
     assert details["stage"] == "trial"
     assert details["reproduce"] == "iln-verify run iln.lemma5.alpha_l1 --profile smoke --seed 0"
     assert verdicts["iln.lemma3.grad_norm"].verdict == HOLDS
-    assert verdicts["iln.lemma3.grad_norm"].family["size"] == 1  # the erring claim is not in it
+    # Neither the erring claim nor the exact (deterministic) one is a member of the family.
+    assert verdicts["iln.lemma3.grad_norm"].family["size"] == 0
+    assert verdicts["iln.lemma3.grad_norm"].family["member"] is False
     assert not result.all_match
 
 
@@ -424,9 +434,12 @@ def test_every_verdict_of_a_run_records_its_family(tmp_path):
     result = runner.run(["iln.lemma5.alpha_l1", "iln.lemma3.grad_norm"], profile="smoke", jobs=1,
                         store=tmp_path / "s.sqlite", quiet=True, alpha=1e-3)
     for outcome in result.outcomes:
-        assert outcome.verdict.family["size"] == 2
+        # Both are deterministic invariants: exact, outside the family, with the reason.
+        assert outcome.verdict.exact
+        assert outcome.verdict.family["size"] == 0
         assert outcome.verdict.family["alpha"] == 1e-3
-        assert outcome.to_json()["family"]["rank"] in (1, 2)
+        assert outcome.to_json()["family"]["member"] is False
+        assert outcome.to_json()["family"]["why"].startswith("exact or deterministic decision")
 
 
 def test_verdicts_say_whether_they_can_fail_and_the_printed_and_corrected_sub_verdicts():
@@ -444,3 +457,94 @@ def test_verdicts_say_whether_they_can_fail_and_the_printed_and_corrected_sub_ve
     invariant = rules.invariant("t", broken=False, share=0.0, checked=5, alpha=1e-3, counterexample=None,
                                 n_trials=1, details={}, statistic=0.5, bound=1.0)
     assert (invariant.can_fail, invariant.worst_ratio, invariant.verdict_corrected) == (True, 0.5, None)
+
+
+# ------------------------------------------------------------------------------------------
+# One meaning for min_detectable_ratio and can_fail (issue 42): the grid's weakest point.
+# ------------------------------------------------------------------------------------------
+
+
+def _weakest_point_blind_verdicts():
+    """A verdict from each rule on a grid with one point that can detect and one that cannot
+    (where the statement could be false)."""
+    values = np.full(400, 0.05)
+    rate_slopes = np.random.default_rng(3).normal(1.0, 0.01, 24)
+    b = np.linspace(0.1, 0.2, 30)
+    return {
+        # 10 trials cannot show P > 0.5 at level 1 - 1e-5, while 400 can.
+        "probability": rules.probability_bound("t", [rules.tail_point("strong", values, 0.5, 0.1),
+                                                     rules.TailPoint("blind", 0, 10, 0.5)], 1e-5),
+        # a variable with no a-priori lower end cannot be shown above its bound.
+        "mean": rules.mean_bound("t", [rules.MeanPoint("strong", values, 0.5, lower=0.0, upper=1.0),
+                                       rules.MeanPoint("blind", values, 0.5, upper=1.0)], 1e-3),
+        "equivalence": rules.equivalence("t", [rules.EqualityPoint("strong", values, 0.05, 0.0, 1.0, 0.1),
+                                               rules.EqualityPoint("blind", np.r_[values, 2.0], 0.05, 0.0, 1.0, 0.1)],
+                                         1e-3),
+        # a point of ties only detects nothing.
+        "comparison": rules.paired_comparison("t", [rules.PairedPoint("strong", a=b - 0.05, b=b),
+                                                    rules.PairedPoint("blind", a=b[:4], b=b[:4])], 1e-3),
+        "at_some_setting": rules.at_some_setting("t", {"s": [rules.PairedPoint("strong", a=b - 0.05, b=b)],
+                                                       "t": [rules.PairedPoint("blind", a=b[:4], b=b[:4])]}, 1e-3),
+        # 5 repetitions are below the sign test's minimum.
+        "rate": rules.rate_bound("t", [rules.RatePoint("strong", rate_slopes, 2.0),
+                                       rules.RatePoint("blind", rate_slopes[:5], 2.0)], 1e-3),
+        "invariant": rules.invariant("t", broken=False, share=0.0, checked=0, alpha=1e-3, counterexample=None,
+                                     n_trials=0, details={}),
+    }
+
+
+@pytest.mark.parametrize("rule", list(_weakest_point_blind_verdicts()))
+def test_a_grid_whose_weakest_point_cannot_fail_cannot_fail_and_does_not_hold(rule):
+    verdict = _weakest_point_blind_verdicts()[rule]
+    assert math.isinf(verdict.min_detectable_ratio), rule
+    assert verdict.can_fail is False
+    assert verdict.verdict != HOLDS
+    if rule != "invariant":  # the strong point's figure is kept beside it
+        assert math.isfinite(verdict.min_detectable_ratio_best_point), rule
+    # The same through JSON: "inf", and can_fail derived again (never stored state).
+    data = verdict.to_json()
+    assert data["min_detectable_ratio"] == "inf"
+    assert data["can_fail"] is False
+    assert type(verdict).from_json(data).can_fail is False
+
+
+def test_no_verdict_reports_can_fail_with_an_infinite_ratio():
+    for rule, verdict in _weakest_point_blind_verdicts().items():
+        assert not (verdict.can_fail and math.isinf(verdict.min_detectable_ratio)), rule
+    with pytest.raises(TypeError):
+        # can_fail is derived from the ratio: a verdict cannot be built with it set.
+        type(verdict)(**{**dataclasses.asdict(verdict), "can_fail": True})
+
+
+def test_the_ratio_is_the_weakest_points_and_a_point_that_cannot_be_false_is_left_out():
+    # Two detectable points (400 and 100 trials) and a bound of 1 that no law can exceed.
+    points = [rules.tail_point("many", np.full(400, 0.05), 0.5, 0.1), rules.tail_point("few", np.full(100, 0.05), 0.5, 0.1),
+              rules.tail_point("vacuous", np.full(60, 0.05), 0.5, 1.0)]
+    verdict = rules.probability_bound("t", points, 1e-3)
+    rows = verdict.details["points"]
+    assert verdict.min_detectable_ratio == rows["few"]["min_detectable_ratio"] > rows["many"]["min_detectable_ratio"]
+    assert verdict.min_detectable_ratio_best_point == rows["many"]["min_detectable_ratio"]
+    assert verdict.details["points_that_cannot_be_false"] == ["vacuous"]
+    assert verdict.can_fail
+    assert verdict.verdict == HOLDS
+
+
+def test_a_grids_holds_side_is_tested_at_the_whole_alpha_and_only_the_violation_side_is_split():
+    # G points: each point's violation at alpha / G, its holding at alpha (an intersection).
+    alpha, n, bound = 1e-3, 200, 0.1
+    k_holds = next(k for k in range(n, -1, -1)
+                   if statistics.clopper_pearson(k, n, 1 - alpha, alternative="less").high < bound)
+    # At k_holds the upper end at 1 - alpha is below the bound, at 1 - alpha / G it is not.
+    grid = [rules.TailPoint(f"p{i}", k_holds, n, bound) for i in range(8)]
+    assert statistics.clopper_pearson(k_holds, n, 1 - alpha / 8, alternative="less").high >= bound
+    verdict = rules.probability_bound("t", grid, alpha)
+    assert verdict.verdict == HOLDS
+    row = verdict.details["points"]["p0"]
+    assert row["levels"] == {"violated": 1 - alpha / 8, "holds": 1 - alpha}
+    assert verdict.level == 1 - alpha / 8  # the verdict's level is the violation side's
+    # The mean rule likewise.
+    values = np.full(n, 0.3)
+    mean = rules.mean_bound("t", [rules.MeanPoint(f"p{i}", values, 0.5, lower=0.0, upper=1.0) for i in range(4)], alpha)
+    assert mean.details["points"]["p0"]["levels"] == {"violated": 1 - alpha / 4, "holds": 1 - alpha}
+    assert mean.details["points"]["p0"]["interval"][1] == pytest.approx(
+        mean_rule.upper_confidence(values, 0.0, 1.0, alpha))

@@ -165,10 +165,12 @@ def test_at_some_setting_holds_at_one_and_is_violated_only_at_all():
     assert one.details["settings"]["2e6"]["verdict"] == VIOLATED
     both = rules.at_some_setting("c", {"2e4": [lose], "2e6": [lose]}, 1e-3)
     assert both.verdict == VIOLATED
-    assert both.pvalue == pytest.approx(2 * 0.5**30)  # S x the largest setting p-value
+    # Violated at every setting (an intersection-union test): the largest setting p-value, unsplit.
+    assert both.pvalue == pytest.approx(0.5**30)
     assert both.pvalue <= 1e-3
     # Detecting a violation at both settings together with power 0.9 needs each at 0.9^(1/2).
-    single = comparison.detectable_ratio(30, 0.5, 1e-3 / 2, DESIGN_POWER ** 0.5)
+    # (each setting's violation at the whole alpha: an intersection-union test).
+    single = comparison.detectable_ratio(30, 0.5, 1e-3, DESIGN_POWER ** 0.5)
     assert both.min_detectable_ratio == pytest.approx(single)
     mixed = rules.PairedPoint("m", a=np.r_[b[:15] - 0.1, b[15:] + 0.1], b=b)
     undecided = rules.at_some_setting("c", {"2e4": [mixed], "2e6": [lose]}, 1e-3)

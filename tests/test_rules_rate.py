@@ -75,11 +75,16 @@ def test_level_is_exact_on_skewed_slopes_with_the_median_at_the_bound(n, tail):
         # The rule rejects exactly from the critical count on, and holds exactly when as many lie
         # below; its size is the binomial tail at the critical count.
         assert list(violated) == [k >= c for k in range(n + 1)], name
-        assert list(held) == [n - k >= c for k in range(n + 1)], name
+        # "Holds" needs both sides of the band to hold (an intersection): each at the whole alpha.
+        c_holds = rate_rule.sign_test_critical(n, alpha)
+        # (and only where the violation side can reject at all: else the point is refused).
+        assert list(held) == [c <= n and n - k >= c_holds and n >= c_holds for k in range(n + 1)], name
         size = stats.binom.sf(c - 1, n, 0.5)
         assert pmf @ violated == pytest.approx(size, rel=1e-9, abs=1e-300)
-        assert pmf @ held == pytest.approx(size, rel=1e-9, abs=1e-300)
+        held_rate = stats.binom.sf(c_holds - 1, n, 0.5) if c <= n else 0.0
+        assert pmf @ held == pytest.approx(held_rate, rel=1e-9, abs=1e-300)
         assert size <= tail
+        assert pmf @ held <= alpha
     # The catalog's n below the sign test's minimum cannot reject at all (and the rule says so).
     if n < minimum_repetitions(tail):
         assert c == n + 1
@@ -187,7 +192,7 @@ def test_the_mean_and_its_t_interval_are_shown_and_never_decide():
     assert "median" in verdict.details["decided_on"]
 
 
-def test_min_detectable_ratio_is_the_observed_law_shifted_to_the_detectable_share():
+def test_min_detectable_ratio_is_1_and_the_observed_shape_figure_the_law_shifted_to_the_detectable_share():
     rng = np.random.default_rng(0)
     slopes = rng.normal(1.8, 0.05, 24)
     verdict = rate_bound("t", [RatePoint("T", slopes, 2.0, tolerance=0.1)], 1e-3)
@@ -197,7 +202,13 @@ def test_min_detectable_ratio_is_the_observed_law_shifted_to_the_detectable_shar
     # The observed law shifted until that share of it lies above 2.1: its median over 2.1.
     shift = 2.1 - np.quantile(slopes, 1 - share)
     assert np.mean(slopes + shift > 2.1 - 1e-12) == pytest.approx(share, abs=1 / 24)
-    assert verdict.min_detectable_ratio == pytest.approx((np.median(slopes) + shift) / 2.1)
+    assert verdict.details["points"]["T"]["min_detectable_ratio_observed_shape"]["upper"] == pytest.approx(
+        (np.median(slopes) + shift) / 2.1)
+    # The definition's figure: slopes concentrated just past the bound are all past it, and the
+    # sign test rejects them with certainty from its minimum of repetitions on.
+    assert verdict.min_detectable_ratio == 1.0
+    concentrated = rate_bound("t", [RatePoint("T", np.full(24, 2.1 * (1 + 1e-9)), 2.0, tolerance=0.1)], 1e-3)
+    assert concentrated.verdict == VIOLATED
     assert verdict.tightness == pytest.approx(np.median(slopes) / 2.1)
 
 

@@ -20,7 +20,7 @@ CLAIM = "iln.lemma4.hoeffding"  # cheap under the smoke profile; expected holds_
 
 def _verdict(found, **kw):
     base = dict(claim_id="c", verdict=found, rule="probability bound", statistic=0.2, bound=0.1,
-                interval=(0.15, 0.25), level=0.99, alpha=0.001, power=0.15, tightness=2.0,
+                interval=(0.15, 0.25), level=0.99, alpha=0.001, tightness=2.0, min_detectable_ratio=1.5,
                 counterexample=None, elapsed_s=1.0, n_trials=400, pvalue=0.0004)
     return Verdict(**{**base, **kw})
 
@@ -47,14 +47,14 @@ def test_why_names_the_kind_of_miss_and_the_decision_numbers(expected, found, ki
     assert text.startswith(f"{found}, expected {expected}: ")
     assert kind in text
     for number in ("statistic 0.2", "bound 0.1", "[0.15, 0.25]", "p = 0.0004", "alpha = 0.001",
-                   "power 0.15", "400 trials"):
+                   "smallest detectable ratio 1.5", "400 trials"):
         assert number in text
 
 
 def test_an_undetected_violation_gives_p_against_alpha_and_a_level_near_one_keeps_digits():
     # The seed-1 false alarm of the committed campaign: Figure 1 with p = 0.0006 > alpha at
     # level 1 - 1.8e-6 (four significant digits would print 1).
-    text = explain.why(_verdict("inconclusive", statistic=0.02288, bound=0.0, power=0.03686,
+    text = explain.why(_verdict("inconclusive", statistic=0.02288, bound=0.0, min_detectable_ratio=1.5,
                                 pvalue=0.0006047, alpha=4.348e-05,
                                 level=1 - 1.8115942028985508e-06), "violated")
     assert "not significant (p = 0.0006047 vs alpha = 4.348e-05): a type-II error" in text

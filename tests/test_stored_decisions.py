@@ -30,7 +30,7 @@ SEED, PROFILE, KEY, HASH = 0, "smoke", "trials@code", "config"
 def _verdict(claim_id: str, records: list[dict], level: float) -> Verdict:
     hits = sum(r["hit"] for r in records)
     # Non-finite numbers and a tuple at depth: the round trip through the store keeps them.
-    return Verdict(claim_id, "holds", "rule", hits / len(records), 0.5, (0.0, math.inf), level, level, math.nan,
+    return Verdict(claim_id, "holds", "rule", hits / len(records), 0.5, (0.0, math.inf), level, level,
                    0.1, None, 0.0, len(records), 0.5, details={"ratio": math.inf, "cells": (1, 2),
                                                                  "missing": math.nan},
                    min_detectable_ratio=math.inf)
@@ -343,3 +343,23 @@ def test_a_user_s_constant_imported_by_name_keys_its_importer(tmp_path, monkeypa
     before = fingerprint.state_now(units, index)
     (tmp_path / "own_constants_mod.py").write_text(CONSTANTS.replace("0.1", "0.2"))
     assert fingerprint.state_now(units, index) != before
+
+
+def test_a_verdict_stored_with_the_legacy_power_field_reads_with_the_weakest_point():
+    """Verdicts stored before issue 42 carry ``power`` and the best point's figure as
+    ``min_detectable_ratio``: read back, the weakest point comes from the rows that could fail
+    (a null there was an infinite figure), and can_fail is derived from it."""
+    row = {"min_detectable_ratio": 9.42, "can_fail": True}
+    legacy = {"claim_id": "c", "verdict": "inconclusive", "rule": "mean bound", "statistic": 1.0, "bound": 2.0,
+              "interval": [0.0, None], "level": 0.99, "alpha": 1e-3, "power": 9.42, "tightness": 0.5,
+              "counterexample": None, "elapsed_s": 1.0, "n_trials": 10, "pvalue": 1.0, "can_fail": True,
+              "min_detectable_ratio": 9.42,
+              "details": {"points": {"a": row, "b": {**row, "min_detectable_ratio": 19490.0},
+                                     "c": {"min_detectable_ratio": None, "can_fail": False}}}}
+    verdict = Verdict.from_json(legacy)
+    assert (verdict.min_detectable_ratio, verdict.min_detectable_ratio_best_point) == (19490.0, 9.42)
+    assert verdict.can_fail is True
+    blind = {**legacy, "details": {"points": {"a": {"min_detectable_ratio": None, "can_fail": True}}},
+             "min_detectable_ratio": "inf"}
+    assert Verdict.from_json(blind).can_fail is False  # the stored "can_fail: true" was wrong
+    assert "power" not in Verdict.from_json(legacy).to_json()

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from verification import catalog, costs, fingerprint, incremental, runner, search
 from verification.store import Store, StoreError
-from verification.verdicts import ERROR, HOLDS_AFTER_CORRECTION, VIOLATED
+from verification.verdicts import ERROR, HOLDS_AFTER_CORRECTION, VIOLATED, Verdict
 
 __all__ = ["main"]
 
@@ -337,11 +337,13 @@ def _show(args) -> int:
     if row is None:
         print("  no verdict in the store yet")
         return EXIT_OK
-    v = row.verdict
+    # Read as a Verdict: a verdict stored with the legacy "power" field shows the figures
+    # defined since (its weakest point, its best point, can_fail derived from them).
+    v = Verdict.from_json(row.verdict).to_json()
     print(f"  verdict: {v['verdict']} (seed {row.seed}, profile {row.profile}, saved {row.saved_at})")
-    # "power" is left out: it holds the smallest detectable ratio, shown under that name.
     for key in ("statistic", "bound", "interval", "level", "alpha", "pvalue", "min_detectable_ratio",
-                "can_fail", "tightness", "n_trials", "elapsed_s", "counterexample"):
+                "min_detectable_ratio_best_point", "can_fail", "family", "tightness", "n_trials", "elapsed_s",
+                "counterexample"):
         if key in v:
             print(f"  {key}: {v[key]}")
     if v.get("details", {}).get("reason"):

@@ -118,8 +118,9 @@ class ClaimOutcome:
 
     def to_json(self) -> dict:
         v = self.verdict.to_json()
-        keys = ("statistic", "bound", "interval", "level", "alpha", "power", "tightness",
-                "counterexample", "elapsed_s", "min_detectable_ratio", "family", "can_fail", "worst_ratio",
+        keys = ("statistic", "bound", "interval", "level", "alpha", "tightness",
+                "counterexample", "elapsed_s", "min_detectable_ratio", "min_detectable_ratio_best_point",
+                "family", "can_fail", "exact", "worst_ratio",
                 "worst_instance", "verdict_printed", "verdict_corrected")
         return {"id": self.claim.id, "title": self.claim.title, "kind": self.claim.kind, "verdict": v["verdict"],
                 "expected": self.claim.expected, **{k: v[k] for k in keys},
@@ -158,7 +159,7 @@ def error_verdict(claim_id: str, stage: str, error: str, *, seed: int, profile: 
     nan = float("nan")
     return Verdict(
         claim_id=claim_id, verdict=ERROR, rule=f"none: the claim's {stage} raised", statistic=nan,
-        bound=nan, interval=(nan, nan), level=nan, alpha=nan, power=nan, tightness=nan,
+        bound=nan, interval=(nan, nan), level=nan, alpha=nan, tightness=nan,
         counterexample=None, elapsed_s=0.0, n_trials=0, pvalue=nan,
         details={"stage": stage, "exception": error, "seed": seed, "profile": profile,
                  **({"trial_index": trial_index} if trial_index is not None else {}),
@@ -493,20 +494,28 @@ def _decide(claims: list[Claim], decide: Callable[[Claim, float], Verdict], alph
     :func:`verification.rules.holm_family` assigns it.  A printed violation that Holm's
     step-down does not reject (a rule whose p-value disagrees with its decision) is made
     inconclusive, with the reason.  Claims whose decision raises get an ``error`` verdict and
-    are not part of the family.
+    are not part of the family; nor are claims whose first decision is ``exact`` (the
+    deterministic invariant, the search engine's exact decisions): their violated verdict
+    carries no false-alarm risk, so they take no share of alpha, keep their first decision,
+    and record why they are outside (:func:`verification.rules.outside_family`).
     """
     first_level = alpha / len(claims)
     first = {c.id: _decide_one(decide, c, first_level, seed, profile) for c in claims}
-    members = [c for c in claims if first[c.id].verdict != ERROR]
     out = {c.id: first[c.id] for c in claims if first[c.id].verdict == ERROR}
+    # An exact or deterministic decision makes no false alarm: it takes no share of alpha.
+    exact = [c for c in claims if first[c.id].verdict != ERROR and first[c.id].exact]
+    members = [c for c in claims if first[c.id].verdict != ERROR and not first[c.id].exact]
+    for c in exact:
+        out[c.id] = replace(first[c.id], family=rules.outside_family(alpha, len(members)))
     if not members:
         return out
     pvalues = [first[c.id].pvalue if 0.0 <= first[c.id].pvalue <= 1.0 else 1.0 for c in members]
     family = rules.holm_family(pvalues, alpha)
     for i, c in enumerate(members):
         # Holm's level of a claim it does not reject (and of the first rank) is alpha / m, the
-        # first decision's level when no decision raised: a decision is a function of its
-        # records, configuration and level, so that one serves (half the deciding time).
+        # first decision's level when no claim is exact and no decision raised: a decision is a
+        # function of its records, configuration and level, so that one serves then (half the
+        # deciding time).
         v = (first[c.id] if family.levels[i] == first_level
              else _decide_one(decide, c, family.levels[i], seed, profile))
         if v.verdict in CONTRADICTED and not family.reject[i]:

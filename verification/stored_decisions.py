@@ -70,7 +70,8 @@ def _as_json(verdict: Verdict) -> dict[str, Any]:
 
 
 def _from_json(data: Mapping[str, Any]) -> Verdict:
-    return Verdict(**{**data, "interval": tuple(data["interval"])})
+    # Verdict.from_json reads the fields of decisions saved before a field was renamed.
+    return Verdict.from_json(dict(data))
 
 
 class Decisions:

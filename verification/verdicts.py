@@ -54,11 +54,11 @@ def _json_ready(value):
 
 
 #: the float fields of a verdict (JSON has no inf or NaN: they are stored as null).
-_NUMBERS = ("statistic", "bound", "level", "alpha", "power", "tightness", "elapsed_s", "pvalue",
-            "min_detectable_ratio", "worst_ratio")
+_NUMBERS = ("statistic", "bound", "level", "alpha", "tightness", "elapsed_s", "pvalue",
+            "min_detectable_ratio", "min_detectable_ratio_best_point", "worst_ratio")
 #: the ratios whose infinity means something ("no violation is detectable", "exceeded
 #: without bound"): written as the string "inf" rather than null.
-_RATIOS = ("min_detectable_ratio", "worst_ratio")
+_RATIOS = ("min_detectable_ratio", "min_detectable_ratio_best_point", "worst_ratio")
 
 
 @dataclass(frozen=True)
@@ -82,10 +82,6 @@ class Verdict:
         Coverage of ``interval`` (``1 - alpha`` for two-sided rules, or as stated).
     alpha : float
         The share of the run's family-wise false-alarm budget this claim used (Holm).
-    power : float
-        Legacy, rule-specific: the smallest detectable value in the statistic's own units
-        (a probability, a distance or a half-width, depending on the rule). Read
-        ``min_detectable_ratio`` instead, which means one thing for every rule.
     tightness : float
         Measured / bound: how close the instances came to the bound (1 means attained).
     counterexample : dict or None
@@ -98,18 +94,27 @@ class Verdict:
     details : dict
         Per-instance figures and, for a corrected claim, the corrected check's numbers.
     min_detectable_ratio : float
-        The smallest value of statistic / bound, oriented so that above 1 the printed
-        statement is exceeded, that the rule detects with probability at least 0.9
-        (:data:`verification.catalog.DESIGN_POWER`) at its sample size and level; infinite
-        when no violation can be detected (the string ``"inf"`` in JSON, with
-        ``details["can_fail"]`` false), NaN when the claim's rule has not been moved to
-        :mod:`verification.rules` yet.
+        The grid's weakest point: the largest over the points of each point's smallest value
+        of statistic / bound (oriented so that above 1 the printed statement is exceeded) at
+        which some law the statement's assumptions allow, at that instance, is rejected with
+        probability at least 0.9 (:data:`verification.catalog.DESIGN_POWER`) at the point's
+        sample size and level.  Points at which the printed statement cannot be false (a
+        probability bound of 1 or more, an impossible event, a mean bound at or above the
+        variable's a-priori upper end) are left out.  Infinite when some point that could be
+        false cannot be detected (the string ``"inf"`` in JSON); NaN when not computed.
+        Where a rule computes a point's figure for every law on a stated range rather than
+        for the easiest law, the figure bounds the definition's from above and the point's
+        row says under which condition it holds.
+    min_detectable_ratio_best_point : float
+        The same figure at the grid's strongest point (the smallest over the points): a
+        violation that large is caught somewhere, not everywhere.
     family : dict or None
         The multiple-testing family the verdict was decided in: the run's family-wise
-        ``alpha``, its ``size`` and the claim's Holm ``rank``, set by the runner.
-    can_fail : bool or None
-        Whether some instance tried could have shown the printed statement false (None: the
-        claim's rule does not say yet).
+        ``alpha``, its ``size``, the claim's Holm ``rank`` and ``level``; for an exact claim,
+        kept out of the family, ``member`` false and ``why``.  Set by the runner.
+    exact : bool
+        Whether the decision is exact or deterministic (its ``violated`` carries no
+        false-alarm risk): such a claim is left out of the Holm family's size.
     worst_ratio : float
         The largest statistic / bound reached over the instances tried, oriented so that
         above 1 the printed statement is exceeded.
@@ -128,7 +133,6 @@ class Verdict:
     interval: tuple[float, float]
     level: float
     alpha: float
-    power: float
     tightness: float
     counterexample: dict | None
     elapsed_s: float
@@ -136,8 +140,9 @@ class Verdict:
     pvalue: float
     details: dict[str, Any] = field(default_factory=dict)
     min_detectable_ratio: float = math.nan
+    min_detectable_ratio_best_point: float = math.nan
     family: dict[str, Any] | None = None
-    can_fail: bool | None = None
+    exact: bool = False
     worst_ratio: float = math.nan
     worst_instance: dict[str, Any] | None = None
     verdict_printed: str | None = None
@@ -147,9 +152,22 @@ class Verdict:
         if self.verdict not in OUTCOMES:
             raise ValueError(f"verdict must be one of {OUTCOMES}, got {self.verdict!r}")
 
+    @property
+    def can_fail(self) -> bool | None:
+        """Whether the check could have shown the printed statement false at every point
+        where it can be false: ``min_detectable_ratio < inf`` (None when not computed).
+
+        Derived here and nowhere else: no rule sets it.
+        """
+        if math.isnan(self.min_detectable_ratio):
+            return None
+        return bool(self.min_detectable_ratio < math.inf)
+
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict (non-finite numbers become null, at any depth)."""
+        """A JSON-ready dict (non-finite numbers become null, at any depth), with the derived
+        ``can_fail`` for readers of the JSON alone."""
         out = _json_ready(asdict(self))
+        out["can_fail"] = self.can_fail
         out["interval"] = [_finite_or_none(v) for v in self.interval]
         for key in _RATIOS:
             if math.isinf(getattr(self, key)):
@@ -159,8 +177,12 @@ class Verdict:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Verdict:
-        """Inverse of :meth:`to_json` (null numbers come back as NaN)."""
+        """Inverse of :meth:`to_json` (null numbers come back as NaN); reads verdicts stored
+        before the power fields were defined once (:func:`_from_legacy_power`)."""
         data = dict(data)
+        data.pop("can_fail", None)  # derived, never stored state
+        if "power" in data:
+            data = _from_legacy_power(data)
         for key in _NUMBERS:
             # A verdict stored before a field existed lacks it: NaN, as for a null.
             data[key] = math.nan if data.get(key) is None else float(data[key])
@@ -171,3 +193,29 @@ class Verdict:
         """The same verdict with its time filled in."""
         return Verdict(**{**asdict(self), "interval": self.interval, "elapsed_s": float(elapsed_s)})
 
+
+
+def _from_legacy_power(data: dict[str, Any]) -> dict[str, Any]:
+    """A verdict stored with the field ``power`` (before issue 42): its ``min_detectable_ratio``
+    was the grid's best point, and ``can_fail`` was set by each rule in its own sense.
+
+    The stored figure becomes ``min_detectable_ratio_best_point``; the weakest point is read
+    back from the points' rows that could fail (a row's null figure was an infinite one, since
+    those rules computed every point's), or, for a verdict with no per-point rows of that kind,
+    it is the one figure stored.
+    """
+    data = dict(data)
+    data.pop("power")
+    stored = data.get("min_detectable_ratio")
+    data["min_detectable_ratio_best_point"] = stored
+    rows = (data.get("details") or {}).get("points") or {}
+    rows = [r for r in rows.values() if isinstance(r, dict) and "can_fail" in r]
+    if rows:
+        figures = [math.inf if r.get("min_detectable_ratio") is None else float(r["min_detectable_ratio"])
+                   for r in rows if r["can_fail"]]
+        # A comparison over settings stored its settings' largest figure already: never below it.
+        weakest = max([*figures, *([float(stored)] if stored is not None else [])], default=math.inf)
+        data["min_detectable_ratio"] = weakest
+        if stored is not None:
+            data["min_detectable_ratio_best_point"] = min(float(stored), weakest)
+    return data

@@ -276,13 +276,17 @@ class ClaimView:
             rows["corrected statement: statistic / its bound at its worst point"] = ratio_text(self.row.corrected)
         # The worst instance itself is in the search section (ClaimView.search), in full.
         for name, label in (("worst_ratio", "worst ratio reached (statistic / bound)"),
-                            ("can_fail", "can fail (some instance tried can reach the bound)")):
+                            ("can_fail", "can fail (the smallest detectable ratio is finite)")):
             if field(v, name) is not None:
                 rows[label] = field(v, name)
-        rows["smallest ratio detected with probability 0.9"] = (
-            detectable if detectable is not None else
-            f"not stored by this verdict; its power in the statistic's units (the smallest "
-            f"violation detected with probability 0.9): {format_value(field(v, 'power'))}")
+        rows["smallest ratio detected with probability 0.9, at the weakest point"] = (
+            detectable if detectable is not None and not _nan(detectable) else "not recorded by this verdict")
+        best = field(v, "min_detectable_ratio_best_point")
+        if best is not None and not _nan(best):
+            rows["the same at the best point"] = best
+        family = field(v, "family")
+        if isinstance(family, Mapping):
+            rows["family (Holm)"] = family_text(family)
         rows.update({
             "p-value of the printed statement (H0: it holds)": pvalue_text(v.pvalue),
             "alpha (its share of the run's false-alarm budget, Holm)": v.alpha,
@@ -411,6 +415,21 @@ class ReportContext:
     def mismatches(self) -> tuple[ClaimView, ...]:
         """The claims whose verdict is not their pre-registered expectation."""
         return tuple(c for c in self.claims if c.matches is False)
+
+
+def _nan(value) -> bool:
+    return isinstance(value, float) and math.isnan(value)
+
+
+def family_text(family: Mapping) -> str:
+    """A verdict's multiple-testing family in words: its size, the claim's rank and level, or
+    why the claim is outside it."""
+    size, alpha = family.get("size"), family.get("alpha")
+    if family.get("member") is False:
+        return f"not a member of the run's family ({size} claims at alpha {format_value(alpha)}): {family.get('why')}"
+    return (f"rank {family.get('rank')} of {size} claims at family-wise alpha {format_value(alpha)}; decided at "
+            f"level {format_value(family.get('level'))}" + ("" if family.get("holm_rejects") is None else
+                                                          f"; Holm rejects: {family.get('holm_rejects')}"))
 
 
 def plot_file(owner: str, plot: Plot) -> str:

@@ -63,10 +63,17 @@ _COLUMNS = ("claim", "statement", "expected", "verdict", "printed", "corrected",
 
 
 def _detectable(verdict: Mapping) -> str:
+    """The weakest point's figure, and the best point's beside it when they differ (a
+    summary written before the best point was recorded shows its one figure)."""
     value = field(verdict, "min_detectable_ratio")
     if value in ("inf", math.inf):
-        return "∞ (no violation detectable)"
-    return ratio_text(float(value)) if isinstance(value, int | float) else "not recorded"
+        text = "∞ (no violation detectable)"
+    else:
+        text = ratio_text(float(value)) if isinstance(value, int | float) else "not recorded"
+    best = field(verdict, "min_detectable_ratio_best_point")
+    if isinstance(best, int | float) and best != value:
+        text += f" (best point {ratio_text(float(best))})"
+    return text
 
 
 def _can_fail(verdict: Mapping) -> str:

@@ -103,7 +103,9 @@ class Search:
     worst_ratio : str
         The worst ratio reached, with its direction.
     can_fail : bool or None
-        Whether some instance tried could reach the bound (None: not recorded).
+        Whether the check could detect a violation at every point where the printed
+        statement can be false (the verdict's ``min_detectable_ratio`` is finite; None: not
+        recorded).
     profile : str
         The profile whose configuration ``space`` shows.
     rounds : bool
@@ -126,8 +128,9 @@ class Search:
     def counted_text(self) -> str:
         """Which points count as evidence: those that could fail."""
         if self.can_fail is False:
-            return ("No instance tried can reach the bound: the check cannot fail on them, so the "
-                    "verdict is inconclusive whatever they show.")
+            return ("At the grid's weakest point no law the assumptions allow is detected with probability "
+                    "0.9 (the smallest detectable ratio is infinite): the check cannot fail there, so the "
+                    "verdict cannot be holds whatever the points show.")
         if self.points is None and self.rounds:
             return "Every round checked counts: a breach on any one of them is a violation."
         if self.points is None:
@@ -138,7 +141,8 @@ class Search:
         underpowered = [k for k in self.not_counted if k not in self.impossible]
         parts = []
         if underpowered:
-            parts.append(", ".join(underpowered) + " (no outcome of the statistic reaches the bound there)")
+            parts.append(", ".join(underpowered) + " (the printed statement cannot be false there: its bound "
+                         "is at or past the largest value the statistic can take)")
         if self.impossible:
             parts.append(", ".join(self.impossible) + " (the event is impossible: its threshold is at least "
                          "the largest value the statistic can take, whatever the trials)")
@@ -279,7 +283,10 @@ def search_of(verdict, config: Mapping | None, profile: str, recorded: bool = Tr
         space["rounds checked"] = format_value(details["rounds_checked"])
     if config and not recorded:
         space["configuration of the run"] = NOT_RECORDED.format(n=verdict.n_trials)
-    not_counted = tuple(k for k, r in rows.items() if r.get("can_fail") is False)
+    # A point at which the printed statement cannot be false is not counted; a verdict stored
+    # before that was recorded per point marked the points it did not count "can_fail" false.
+    not_counted = tuple(k for k, r in rows.items() if r.get("cannot_be_false") is True
+                        or ("cannot_be_false" not in r and r.get("can_fail") is False))
     impossible = tuple(k for k in not_counted if rows[k].get("event_possible") is False)
     can_fail = verdict.can_fail if verdict.can_fail is not None else details.get("can_fail")
     return Search(method=method_text(verdict.rule, details),

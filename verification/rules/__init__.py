@@ -23,8 +23,11 @@ so that a verdict's numbers mean the same thing whatever the claim:
   on the effect (imported from there: the rules above decide, a plan only sizes a profile).
 
 Power means one thing for every rule: ``min_detectable_ratio``, the smallest statistic /
-bound (oriented so that above 1 the printed statement is exceeded) that the rule detects with
-probability at least :data:`verification.catalog.DESIGN_POWER` at its sample size and level.
+bound (oriented so that above 1 the printed statement is exceeded) at which some law the
+statement's assumptions allow, at the point, is rejected with probability at least
+:data:`verification.catalog.DESIGN_POWER` at the point's sample size and level; a verdict
+reports its grid's weakest point (the largest figure) and, beside it, its best point, and
+``can_fail`` is "it is finite" (:class:`~verification.verdicts.Verdict`, derived there only).
 Each rule's p-value is that of the test that decides its ``violated``: a claim is violated at
 level ``a`` exactly when its p-value is at most ``a``, which is what Holm's procedure needs.
 """
@@ -37,7 +40,7 @@ from verification.rules.comparison import (
            sign_test_seeds,
 )
 from verification.rules.equivalence import EqualityPoint, equivalence
-from verification.rules.family import Family, holm_family
+from verification.rules.family import Family, holm_family, outside_family
 from verification.rules.grid import PointDecision, grid_verdict, with_correction
 from verification.rules.invariant import invariant
 from verification.rules.mean import MeanPoint, mean_bound
@@ -46,5 +49,5 @@ from verification.rules.rate import RatePoint, minimum_repetitions, rate_bound
 
 __all__ = ["EqualityPoint", "Family", "MeanPoint", "PairedPoint", "PointDecision", "RatePoint",
            "TailPoint", "at_some_setting", "bracketed", "by_cell", "equivalence", "grid_verdict", "holm_family", "invariant",
-           "mean_bound", "minimum_repetitions", "paired_comparison", "probability_bound", "rate_bound", "sign_test_seeds", "tail_point",
+           "mean_bound", "minimum_repetitions", "outside_family", "paired_comparison", "probability_bound", "rate_bound", "sign_test_seeds", "tail_point",
            "with_correction"]

@@ -107,7 +107,7 @@ def _differences(p: PairedPoint) -> np.ndarray:
         return np.where(a == b, 0.0, a - b)
 
 
-def _decide(p: PairedPoint, tail: float) -> PointDecision:
+def _decide(p: PairedPoint, tail: float, holds_tail: float) -> PointDecision:
     higher, lower = _counts(p)
     n = int(higher.sum() + lower.sum())
     difference = _differences(p)
@@ -128,17 +128,20 @@ def _decide(p: PairedPoint, tail: float) -> PointDecision:
                "why_no_decision": "every seed is a tie"}
         return PointDecision(key=p.key, statistic=math.nan, bound=SHARE_BOUND, interval=(math.nan, math.nan),
                              ratio=math.nan, printed_violated=False, printed_holds=False, pvalue=1.0,
-                             min_detectable_ratio=math.inf, can_fail=False, row=row)
+                             min_detectable_ratio=math.inf, row=row)
     first = int(np.argmax(higher)) if higher.any() else None
     decision = tail_decision(TailPoint(key=p.key, k=int(higher.sum()), n=n, printed=SHARE_BOUND,
-                                       first_event=first, instance=p.instance), tail)
+                                       first_event=first, instance=p.instance), tail, holds_tail)
     counterexample = {**(decision.counterexample or {}), **summary, "first_seed_where_statement_fails": first}
     return replace(decision, counterexample=counterexample, row={**decision.row, **summary})
 
 
 def paired_comparison(claim_id: str, points: Sequence[PairedPoint], alpha: float,
-                      details: Mapping | None = None, splits: int | None = None) -> Verdict:
-    """The paired comparison rule over a grid of points, each at ``alpha / G`` (G points).
+                      details: Mapping | None = None, splits: int | None = None,
+                      holds_alpha: float | None = None) -> Verdict:
+    """The paired comparison rule over a grid of points, each point's violation at ``alpha /
+    G`` (G points) and its holding at ``holds_alpha`` (default ``alpha``: the grid holds only
+    when every point does, so that side needs no split).
 
     Holds when A is lower on most seeds at every point, violated when B is lower on most
     seeds at some point (:func:`verification.rules.grid.grid_verdict`); the p-value is the
@@ -154,8 +157,11 @@ def paired_comparison(claim_id: str, points: Sequence[PairedPoint], alpha: float
         The claim's share of the run's false-alarm budget, in (0, 1).
     details : mapping, optional
         Claim-specific figures, kept beside the points' rows.
+    holds_alpha : float, optional
+        The level of each point's holds side (default ``alpha``); :func:`at_some_setting`
+        gives a smaller one, since there one holding setting suffices.
     splits : int, optional
-        The number of points the plan split ``alpha`` over, at least ``len(points)``
+        The number of points the plan split ``alpha`` over (on the violation side), at least ``len(points)``
         (default ``len(points)``): a planned point that could not be formed (no seed to
         compare) keeps its share unspent, and the p-value is Bonferroni over ``splits``.
 
@@ -175,7 +181,8 @@ def paired_comparison(claim_id: str, points: Sequence[PairedPoint], alpha: float
         splits = len(points)
     elif isinstance(splits, bool) or not isinstance(splits, int) or splits < len(points):
         raise ValueError(f"splits must be an int >= the {len(points)} points, got {splits!r}")
-    decisions = [_decide(p, alpha / splits) for p in points]
+    holds_alpha = alpha if holds_alpha is None else _alpha_iv(holds_alpha)
+    decisions = [_decide(p, alpha / splits, holds_alpha) for p in points]
     reason = None
     if not any(d.can_fail for d in decisions):
         fewest = min(decisions, key=lambda d: d.row.get("trials", 0))
@@ -191,11 +198,13 @@ def at_some_setting(claim_id: str, settings: Mapping[str, Sequence[PairedPoint]]
     """A comparison stated for one unstated setting (a budget the paper does not give):
     holds if it holds at some setting tried, violated only if it is violated at every one.
 
-    Each setting is decided by :func:`paired_comparison` at ``alpha / S`` (S settings), so a
-    false "holds" (some setting holds by chance) and a false "violated" (every setting
-    violated, an intersection-union test) each happen with probability at most ``alpha``.
-    The p-value of the violation is ``S`` times the largest setting p-value (violated at
-    ``alpha`` exactly when every setting's p-value is at most ``alpha / S``).  The
+    Each setting is decided by :func:`paired_comparison`, its holds side at ``alpha / S`` (S
+    settings: "holds" is a union, some setting holding by chance is a false "holds") and its
+    violation side at the whole ``alpha`` ("violated at every setting" is an intersection:
+    a false alarm needs the setting where the statement holds to be rejected, an
+    intersection-union test), so that each error happens with probability at most
+    ``alpha``.  The p-value of the violation is the largest setting p-value (violated at
+    ``alpha`` exactly when every setting's p-value is at most ``alpha``).  The
     ``min_detectable_ratio`` is the largest over the settings of each one's, at the power
     ``0.9^(1/S)`` that makes all S detections happen together with the design power (the
     settings' seeds are independent).
@@ -220,7 +229,7 @@ def at_some_setting(claim_id: str, settings: Mapping[str, Sequence[PairedPoint]]
         raise ValueError(f"settings must be a non-empty mapping of names to points, got {settings!r}")
     alpha = _alpha_iv(alpha)
     share = alpha / len(settings)
-    verdicts = {name: paired_comparison(claim_id, points, share) for name, points in settings.items()}
+    verdicts = {name: paired_comparison(claim_id, points, alpha, holds_alpha=share) for name, points in settings.items()}
     outcomes = [v.verdict for v in verdicts.values()]
     if HOLDS in outcomes:
         outcome = HOLDS
@@ -229,21 +238,30 @@ def at_some_setting(claim_id: str, settings: Mapping[str, Sequence[PairedPoint]]
         outcome = VIOLATED if all(o == VIOLATED for o in outcomes) else INCONCLUSIVE
         chosen = max(verdicts, key=lambda name: verdicts[name].pvalue)
     power = DESIGN_POWER ** (1.0 / len(settings))
-    mdr = max(_setting_detectable(_points_iv(points), share, power) for points in settings.values())
+    figures = [_setting_detectable(_points_iv(points), alpha, power) for points in settings.values()]
+    mdr, best = max(f[0] for f in figures), min(f[1] for f in figures)
+    blind = [name for name, f in zip(settings, figures, strict=True) if math.isinf(f[0])]
+    if outcome == HOLDS and blind:
+        # "Violated at every setting" cannot happen where a setting detects nothing: a check
+        # that cannot fail does not hold (verification.verdicts.Verdict.can_fail).
+        outcome = INCONCLUSIVE
     info = {**verdicts[chosen].details, **(details or {}), "deciding_setting": chosen,
             "settings": {name: _summary(v) for name, v in verdicts.items()},
-            "setting_rule": "holds at some setting, violated at every one; each setting at alpha / "
-                            f"{len(settings)}"}
+            "setting_rule": "holds at some setting (each setting's holds side at alpha / "
+                            f"{len(settings)}), violated at every one (each setting's violation at alpha)"}
     info.pop("reason", None)
-    if outcome == INCONCLUSIVE:
+    if outcome == INCONCLUSIVE and blind:
+        info["reason"] = (f"the check cannot fail: a violation at every setting cannot be shown, since "
+                          f"{', '.join(blind)} cannot detect one (a point of ties only, or too few seeds)")
+    elif outcome == INCONCLUSIVE:
         undecided = [name for name, v in verdicts.items() if v.verdict != VIOLATED]
         info["reason"] = (f"no setting holds and {len(undecided)} of {len(settings)} are not violated "
                           f"({', '.join(undecided)}): " + "; ".join(
                               f"{name}: {verdicts[name].details.get('reason', verdicts[name].verdict)}"
                               for name in undecided))
     return replace(verdicts[chosen], verdict=outcome, alpha=alpha, details=info,
-                   pvalue=min(1.0, len(settings) * max(v.pvalue for v in verdicts.values())),
-                   min_detectable_ratio=mdr, power=mdr, verdict_printed=outcome)
+                   pvalue=max(v.pvalue for v in verdicts.values()),
+                   min_detectable_ratio=mdr, min_detectable_ratio_best_point=best, verdict_printed=outcome)
 
 
 def by_cell(claim_id: str, cells: Mapping[str, Mapping[str, Sequence[PairedPoint]]], primary: str,
@@ -285,11 +303,13 @@ def by_cell(claim_id: str, cells: Mapping[str, Mapping[str, Sequence[PairedPoint
     return replace(chosen, alpha=alpha, details=info, pvalue=min(1.0, len(cells) * chosen.pvalue))
 
 
-def _setting_detectable(points: Sequence[PairedPoint], alpha: float, power: float) -> float:
-    """The smallest ratio one of the setting's points detects with ``power`` at ``alpha / G``."""
+def _setting_detectable(points: Sequence[PairedPoint], alpha: float, power: float) -> tuple[float, float]:
+    """The (weakest, best) of the setting's points' smallest ratios detected with ``power`` at
+    ``alpha / G`` (a point of ties only detects nothing)."""
     tail = alpha / len(points)
     sizes = [int(higher.sum() + lower.sum()) for higher, lower in map(_counts, points)]
-    return min((detectable_ratio(n, SHARE_BOUND, tail, power) for n in sizes if n > 0), default=math.inf)
+    figures = [detectable_ratio(n, SHARE_BOUND, tail, power) if n > 0 else math.inf for n in sizes]
+    return max(figures), min(figures)
 
 
 def _summary(v: Verdict) -> dict:

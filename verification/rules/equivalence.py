@@ -72,7 +72,7 @@ def _decide(p: EqualityPoint, tail: float, anytime: bool = False) -> PointDecisi
         key=p.key, statistic=abs(bias) / p.margin, bound=1.0,
         interval=((low - p.exact) / p.margin, (high - p.exact) / p.margin),
         ratio=abs(bias) / p.margin, printed_violated=violated, printed_holds=holds, pvalue=pvalue,
-        min_detectable_ratio=shift / p.margin, can_fail=math.isfinite(shift),
+        min_detectable_ratio=shift / p.margin,
         counterexample={"point": p.key, **(p.instance or {}), "mean": mean, "exact": p.exact,
                         "interval": [low, high]}, row=row)
 

@@ -10,6 +10,11 @@ until the first p-value above its threshold, and none after it (statsmodels'
 together or not at all, at the threshold of its first rank, which is the rank it shares.  A
 claim that Holm does not reject is decided at ``alpha / m`` (Bonferroni), the level that keeps
 the family's false "holds" at most ``alpha`` too.
+
+Only claims whose ``violated`` can be a false alarm belong to the family: an exact or
+deterministic decision (the invariant rule, the search engine's exact decisions; a verdict's
+``exact``) rejects a true statement with probability 0, so it takes no share of ``alpha`` and
+``m`` does not count it (:func:`outside_family` records why).
 """
 
 from __future__ import annotations
@@ -17,7 +22,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Family", "holm_family"]
+__all__ = ["Family", "holm_family", "outside_family"]
+
+#: why an exact claim is not in the family, as its verdict records it.
+EXACT_REASON = ("exact or deterministic decision: its violated verdict is a computed fact, not a test "
+                "that can raise a false alarm, so it takes no share of the family-wise alpha")
 
 
 @dataclass(frozen=True)
@@ -47,8 +56,14 @@ class Family:
 
     def describe(self, i: int) -> dict:
         """The family of claim ``i`` as a verdict records it."""
-        return {"alpha": self.alpha, "size": self.size, "rank": self.ranks[i],
+        return {"alpha": self.alpha, "size": self.size, "member": True, "rank": self.ranks[i],
                 "holm_rejects": self.reject[i], "level": self.levels[i]}
+
+
+def outside_family(alpha: float, size: int) -> dict:
+    """The family record of an exact claim: the run's family (``alpha``, its ``size``) that it
+    is not a member of, and why."""
+    return {"alpha": alpha, "size": size, "member": False, "rank": None, "level": None, "why": EXACT_REASON}
 
 
 def holm_family(pvalues: Sequence[float], alpha: float) -> Family:

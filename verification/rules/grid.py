@@ -3,9 +3,21 @@
 A claim checked at several points (sample sizes, confidence levels, instances) is violated
 as printed when some point is, and holds when every point does; with a corrected statement
 beside the printed one, ``holds_after_correction`` when the printed statement fails somewhere
-and the corrected one holds everywhere.  The rules of :mod:`verification.rules` decide each
-point at the level that Bonferroni's split of the claim's alpha gives it, and this module
-turns their decisions into one :class:`~verification.verdicts.Verdict`.
+and the corrected one holds everywhere.
+
+Alpha is split only where a decision needs it.  "Violated at some point" is a union: a false
+alarm at any of G points makes it, so each point's violation side is tested at the claim's
+alpha split over the points (Bonferroni).  "Holds at every point" is an intersection: a false
+"holds" needs the point where the statement is false to pass its own test, so each point's
+holds side is tested at the claim's whole alpha (the intersection-union principle; Berger,
+Technometrics 1982).  The rules of :mod:`verification.rules` decide each point so, and this
+module turns their decisions into one :class:`~verification.verdicts.Verdict`.
+
+Power (``min_detectable_ratio``) is that of the grid's weakest point: the largest of the
+points' figures, over the points at which the printed statement can be false at all (a point
+the statement cannot fail at, ``vacuous``, is reported and left out); the smallest is kept
+beside it (``min_detectable_ratio_best_point``).  ``can_fail`` is derived from it by the
+verdict (:attr:`verification.verdicts.Verdict.can_fail`): a grid "holds" only when it is true.
 """
 
 from __future__ import annotations
@@ -17,7 +29,7 @@ from typing import Any
 
 from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, VIOLATED, Verdict
 
-__all__ = ["PointDecision", "grid_verdict", "with_correction"]
+__all__ = ["PointDecision", "grid_verdict", "power", "with_correction"]
 
 
 @dataclass(frozen=True)
@@ -40,11 +52,14 @@ class PointDecision:
         The p-value of the test that decides ``printed_violated`` at this point (H0: the
         printed statement holds here), before any split over points.
     min_detectable_ratio : float
-        The smallest ratio the point's test detects with the design power (inf: none).
+        The smallest ratio at which some law the assumptions allow at this point is rejected
+        by the point's violation test with the design power (inf: none is).
     corrected_violated, corrected_holds : bool or None
         The corrected statement's decision, None when the claim has no correction.
-    can_fail : bool
-        Whether some outcome of the statistic at this point could reject the printed statement.
+    vacuous : bool
+        The printed statement cannot be false at this point whatever the law (a probability
+        bound of 1 or more, an impossible event, a mean bound at or above the a-priori upper
+        end): reported, and left out of the grid's power.
     counterexample : dict or None
         What reproduces a printed violation at this point.
     row : dict
@@ -62,9 +77,14 @@ class PointDecision:
     min_detectable_ratio: float
     corrected_violated: bool | None = None
     corrected_holds: bool | None = None
-    can_fail: bool = True
+    vacuous: bool = False
     counterexample: Mapping[str, Any] | None = None
     row: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def can_fail(self) -> bool:
+        """Whether the point's test can reject the printed statement: a finite figure."""
+        return math.isfinite(self.min_detectable_ratio)
 
 
 def _after_violation(corrected_holds: bool, corrected_violated: bool) -> tuple[str, str | None]:
@@ -76,14 +96,25 @@ def _after_violation(corrected_holds: bool, corrected_violated: bool) -> tuple[s
     return INCONCLUSIVE, "the printed statement is violated; the corrected one is undecided"
 
 
+def power(points: Sequence[PointDecision]) -> tuple[float, float]:
+    """(weakest, best) point's ``min_detectable_ratio`` over the points that could be false;
+    (inf, inf) when there is none."""
+    figures = [p.min_detectable_ratio for p in points if not p.vacuous]
+    return max(figures, default=math.inf), min(figures, default=math.inf)
+
+
 def _outcome(points: Sequence[PointDecision]) -> tuple[str, str | None]:
     corrected = any(p.corrected_holds is not None for p in points)
     if any(p.printed_violated for p in points):
         if not corrected:
             return VIOLATED, None
         return _after_violation(all(_corrected(p)[1] for p in points), any(_corrected(p)[0] for p in points))
-    if not any(p.can_fail for p in points):
-        return INCONCLUSIVE, "the check cannot fail on the instances its assumptions allow"
+    if all(p.vacuous for p in points):
+        return INCONCLUSIVE, "the printed statement cannot be false at any point tried"
+    blind = [p.key for p in points if not p.vacuous and not p.can_fail]
+    if blind:
+        return INCONCLUSIVE, (f"the check cannot detect a violation at {len(blind)} point(s) where the statement "
+                              f"could be false ({', '.join(blind[:3])}{', ...' if len(blind) > 3 else ''})")
     if all(p.printed_holds for p in points):
         return HOLDS, None
     return INCONCLUSIVE, "some point's interval straddles its bound"
@@ -102,8 +133,9 @@ def grid_verdict(claim_id: str, rule: str, points: Sequence[PointDecision], *, a
     alpha : float
         The claim's share of the run's false-alarm budget.
     splits : int
-        Into how many tests the claim's alpha was split (Bonferroni): each point's tests
-        ran at level ``1 - alpha / splits``.
+        Into how many tests the claim's alpha was split on the violation side (Bonferroni):
+        each point's violation test ran at level ``1 - alpha / splits``, the verdict's
+        ``level``.
     n_trials : int
     details : mapping, optional
         Claim-specific figures, kept beside the points' rows.
@@ -116,8 +148,9 @@ def grid_verdict(claim_id: str, rule: str, points: Sequence[PointDecision], *, a
     Verdict
         The statistic is that of the point with the largest ratio (a printed violation
         first); the p-value Bonferroni's, ``splits`` times the smallest point p-value
-        (consistent with deciding each point at ``1 - alpha / splits``); the min_detectable_ratio the smallest over
-        the points (one point's detection suffices).
+        (consistent with deciding each point's violation at ``1 - alpha / splits``); the
+        ``min_detectable_ratio`` the largest over the points that could be false (the weakest
+        point), and ``min_detectable_ratio_best_point`` the smallest.
     """
     if not points:
         raise ValueError("points must not be empty")
@@ -126,8 +159,11 @@ def grid_verdict(claim_id: str, rule: str, points: Sequence[PointDecision], *, a
     level = 1.0 - alpha / splits
     pvalue = min(1.0, splits * min(p.pvalue for p in points))
     first_bad = next((p for p in points if p.printed_violated), None)
-    info = {**(details or {}), "points": {p.key: dict(p.row) for p in points}, "worst_point": worst.key,
-            "can_fail": any(p.can_fail for p in points)}
+    weakest, best = power(points)
+    info = {**(details or {}), "points": {p.key: dict(p.row) for p in points}, "worst_point": worst.key}
+    vacuous = [p.key for p in points if p.vacuous]
+    if vacuous:
+        info["points_that_cannot_be_false"] = vacuous
     why = (reason or why) if verdict == INCONCLUSIVE else why
     if why:
         info["reason"] = why
@@ -137,15 +173,14 @@ def grid_verdict(claim_id: str, rule: str, points: Sequence[PointDecision], *, a
     return Verdict(
         claim_id=claim_id, verdict=verdict, rule=rule,
         statistic=worst.statistic, bound=worst.bound, interval=tuple(worst.interval), level=level,
-        alpha=alpha, power=min(p.min_detectable_ratio for p in points), tightness=worst.ratio,
+        alpha=alpha, tightness=worst.ratio,
         counterexample=None if first_bad is None else dict(first_bad.counterexample or {"point": first_bad.key}),
         elapsed_s=0.0, n_trials=n_trials, pvalue=pvalue, details=info,
-        min_detectable_ratio=min(p.min_detectable_ratio for p in points),
-        can_fail=any(p.can_fail for p in points), worst_ratio=worst_reached.ratio,
+        min_detectable_ratio=weakest, min_detectable_ratio_best_point=best, worst_ratio=worst_reached.ratio,
         worst_instance={"point": worst_reached.key, **{k: v for k, v in (worst_reached.counterexample or {}).items()
                                                       if k != "point"}},
         verdict_printed=_side([p.printed_violated for p in points], [p.printed_holds for p in points],
-                              any(p.can_fail for p in points)),
+                              math.isfinite(weakest)),
         verdict_corrected=_side([_corrected(p)[0] for p in points], [_corrected(p)[1] for p in points],
                                 True) if corrected else None,
     )
@@ -190,6 +225,8 @@ def with_correction(printed: Verdict, corrected: Verdict, alpha: float,
     info.pop("reason", None)
     if why and outcome == INCONCLUSIVE:
         info["reason"] = why
+    # Exact only when both checks are: the combined verdict leans on the corrected one too.
     return replace(printed, verdict=outcome, alpha=alpha, pvalue=min(1.0, 2 * printed.pvalue), details=info,
+                   exact=printed.exact and corrected.exact,
                    verdict_printed=printed.verdict_printed or printed.verdict,
                    verdict_corrected=corrected.verdict_printed or corrected.verdict)

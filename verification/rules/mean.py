@@ -232,7 +232,36 @@ def _t_interval(values: np.ndarray, tail: float) -> list[float]:
     return [float(values.mean() - half), float(values.mean() + half)]
 
 
-def _decide(p: MeanPoint, tail: float, anytime: bool = False) -> PointDecision:
+def _power(p: MeanPoint, n: int, lower: float, caps: Sequence[float], scale: float, tail: float,
+           anytime: bool) -> tuple[float, float, str]:
+    """(the definition's figure, the every-law figure, the condition of the latter) at a point.
+
+    The definition's figure (:attr:`verification.verdicts.Verdict.min_detectable_ratio`): the
+    smallest ratio at which some law the assumptions allow is rejected with the design power.
+    The easiest such law is a constant ``X = mu``, rejected with certainty by a cap ``c``
+    once ``mu`` exceeds the bound by the zero-variance width ``w0`` (and ``bound + w0 < c``).
+    Beside it, the ratio detected for every law of ``X`` within ``[lower, cap]`` (Hoeffding on
+    both steps); a law with mass above every cap needs more, since the rule sees ``min(X, cap)``.
+    """
+    share = tail / len(caps) if caps else tail
+    easiest = [_one_sided_width(n, cap - lower, 0.0, share) for cap in caps] if n else []
+    reach = [w for w, cap in zip(easiest, caps, strict=True) if p.bound + w < cap]
+    if anytime:  # the confidence sequence is wider: a constant at the cap must still reject
+        reach = reach if any(lower_end(np.full(n, cap), lower, cap, p.bound, share, True)[0] > p.bound
+                             for cap in caps) else []
+    some_law = 1.0 + min(reach) / scale if reach else math.inf
+    shifts = [(detectable_shift(n, cap - lower, share), cap) for cap in caps] if n else []
+    every = [(s, cap) for s, cap in shifts if p.bound + s <= cap]
+    if not every:
+        return some_law, math.inf, "no law is detected whatever its spread at this n"
+    shift, cap = min(every)
+    truncated = math.isinf(p.upper) or cap < p.upper
+    condition = (f"for every law of X within [{lower:.6g}, {cap:.6g}]" +
+                 (" (the cap: a law with mass above it needs more)" if truncated else ""))
+    return some_law, 1.0 + shift / scale, condition
+
+
+def _decide(p: MeanPoint, tail: float, anytime: bool = False, holds_tail: float | None = None) -> PointDecision:
     values = np.asarray(p.values, dtype=np.float64)
     n = values.size
     below, above = int(np.sum(values < p.lower)), int(np.sum(values > p.upper))
@@ -242,24 +271,23 @@ def _decide(p: MeanPoint, tail: float, anytime: bool = False) -> PointDecision:
     caps = _caps(p, lower, upper)
     ends = [lower_end(values, lower, cap, p.bound, tail / len(caps), anytime) for cap in caps]
     low = max((e[0] for e in ends), default=-math.inf)
-    high = upper_end(values, lower, upper, tail, anytime)
+    high = upper_end(values, lower, upper, tail if holds_tail is None else holds_tail, anytime)
     mean = float(values.mean())
     scale = p.scale if p.scale is not None else abs(p.bound)
     scale = scale if scale > 0 else 1.0
     ratio = 1.0 + (mean - p.bound) / scale
-    # Detectable with the design power (Hoeffding on both steps; for a truncated variable,
-    # laws with no mass above the cap): the smallest over the caps of the shift of the mean
-    # above the bound.
-    shifts = [detectable_shift(n, cap - lower, tail / len(caps)) for cap in caps]
-    reachable = [s for s, cap in zip(shifts, caps, strict=True) if p.bound + s <= cap]
-    mdr = 1.0 + min(reachable) / scale if reachable else math.inf
-    can_fail = any(lower_end(np.full(n, cap), lower, cap, p.bound, tail / len(caps), anytime)[0] > p.bound
-                   for cap in caps)
+    # No law on the a-priori range has a mean above a bound at or past its upper end.
+    vacuous = p.bound >= upper
+    mdr, every_law, condition = (math.inf, math.inf, "the bound is at or above the upper end of X") if vacuous \
+        else _power(p, n, lower, caps, scale, tail, anytime)
     violated, holds = low > p.bound, high < p.bound
     row = {"mean": mean, "n": n, "bound": p.bound, "interval": [low, high], "ratio": ratio,
            "printed_violated": violated, "printed_holds": holds, "range": [p.lower, p.upper],
            "caps": caps,
-           "values_outside_range": below + above, "min_detectable_ratio": mdr, "can_fail": can_fail,
+           "values_outside_range": below + above, "min_detectable_ratio": mdr, "can_fail": math.isfinite(mdr),
+           "min_detectable_ratio_every_law": every_law, "every_law_condition": condition,
+           "cannot_be_false": vacuous,
+           "levels": {"violated": 1 - tail, "holds": 1 - (tail if holds_tail is None else holds_tail)},
            "sd": float(values.std(ddof=1)) if n > 1 else 0.0,
            "t_interval_not_deciding": _t_interval(values, tail),
            "interval_kind": "anytime-valid confidence sequence (betting)" if anytime else "fixed n"}
@@ -276,7 +304,7 @@ def _decide(p: MeanPoint, tail: float, anytime: bool = False) -> PointDecision:
         key=p.key, statistic=mean, bound=p.bound, interval=(low, high), ratio=ratio,
         printed_violated=violated, printed_holds=holds,
         pvalue=min((min(1.0, len(caps) * e[1]) for e in ends), default=1.0),
-        min_detectable_ratio=mdr, can_fail=can_fail,
+        min_detectable_ratio=mdr, vacuous=vacuous,
         counterexample={"point": p.key, **(p.instance or {}), "mean": mean, "bound": p.bound,
                         "lower_confidence_bound": low}, row=row, **corrected)
 
@@ -285,21 +313,24 @@ def mean_bound(claim_id: str, points: Sequence[MeanPoint], alpha: float,
                details: Mapping | None = None, anytime: bool = False) -> Verdict:
     """The mean-bound rule over a grid of points, printed bound first.
 
-    Each side of each point is tested at ``alpha / (c G)`` (G points, c = 2 when a corrected
-    bound is also tested); :func:`verification.rules.grid.grid_verdict` makes one verdict.
+    The violation side of each point is tested at ``alpha / (c G)`` (G points, c = 2 when a
+    corrected bound is also tested) and the holds side at ``alpha / c`` (a grid holds only when
+    every point does); :func:`verification.rules.grid.grid_verdict` makes one verdict.
     ``anytime=True`` decides with the betting confidence sequence instead of the fixed-n
     bounds, so that a claim that samples until it is decided (the runner's
     ``sequential_batch``) keeps its level.
     """
-    splits = (2 if any(p.corrected is not None for p in points) else 1) * len(points)
+    statements = 2 if any(p.corrected is not None for p in points) else 1
+    splits = statements * len(points)
     tail = alpha / splits
-    decisions = [_decide(p, tail, anytime) for p in points]
+    decisions = [_decide(p, tail, anytime, alpha / statements) for p in points]
     unbounded = [d for d in decisions if "why_no_upper_bound" in d.row]
     reason = None
-    if not any(d.can_fail for d in decisions):
-        reason = ("the check cannot fail: at no point can an outcome of the statistic pass the "
-                  "exact lower confidence bound above the bound (no a-priori lower end, or too "
-                  f"few trials for level {1 - tail:.10g})")
+    blind = [d for d in decisions if not d.vacuous and not d.can_fail]
+    if blind:
+        reason = (f"the check cannot fail at {len(blind)} of {len(points)} points ({blind[0].key}, ...): no law "
+                  "there passes the exact lower confidence bound above the bound (no a-priori lower end, or "
+                  f"too few trials for level {1 - tail:.10g})")
     elif unbounded:
         worst = max(unbounded, key=lambda d: d.row["t_interval_not_deciding"][1] - d.bound)
         reason = (f"no a-priori upper end of the statistic at {len(unbounded)} of {len(points)} points: "

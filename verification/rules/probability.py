@@ -1,8 +1,10 @@
 """The probability-bound rule: ``P[A] <= p0`` at a grid of points, exact binomial intervals.
 
 At each point ``k`` events in ``n`` independent trials; one-sided Clopper-Pearson intervals
-at level ``1 - alpha / splits`` decide it: violated when the lower end exceeds the bound,
-holds when the upper end is below it.  The intervals invert the exact binomial test, so the
+decide it: violated when the lower end, at level ``1 - alpha / splits`` (the claim's alpha
+split over the points and statements), exceeds the bound; holds when the upper end, at level
+``1 - alpha / c`` (split over the c statements only: a grid holds when every point does, see
+:mod:`verification.rules.grid`), is below it.  The intervals invert the exact binomial test, so the
 level holds at every ``n``; the p-value is that test's, ``P[Bin(n, p0) >= k]``
 (``scipy.stats.binomtest``).
 """
@@ -64,10 +66,11 @@ class TailPoint:
                    possible=bool(possible))
 
 
-def _sides(k: int, n: int, bound: float, level: float) -> tuple[bool, bool, tuple[float, float]]:
-    """(violated, holds, interval) of ``P <= bound``, each side one-sided at ``level``."""
+def _sides(k: int, n: int, bound: float, level: float, holds_level: float) -> tuple[bool, bool, tuple[float, float]]:
+    """(violated, holds, interval) of ``P <= bound``: the lower end one-sided at ``level``,
+    the upper end at ``holds_level``."""
     low = statistics.clopper_pearson(k, n, level, alternative="greater").low
-    high = statistics.clopper_pearson(k, n, level, alternative="less").high
+    high = statistics.clopper_pearson(k, n, holds_level, alternative="less").high
     # A bound of 1 or more says nothing and holds trivially.
     return low > bound, high < bound or bound >= 1.0, (low, high)
 
@@ -86,46 +89,53 @@ def probability_bound(claim_id: str, points: Sequence[TailPoint], alpha: float,
                       details: Mapping | None = None) -> Verdict:
     """The probability-bound rule over a grid of points, printed bound first.
 
-    Each point is tested at level ``1 - alpha / (c G)`` (G points, c = 2 when a corrected
-    bound is also tested, else 1); see :func:`verification.rules.grid.grid_verdict` for how
-    the points make one verdict.  A point whose bound is 1 or more, or at which not even
-    ``k = n`` would reject, or whose event is impossible (:func:`tail_point`'s ``largest``),
-    cannot fail: it is reported and not counted as evidence.
+    Each point's violation is tested at level ``1 - alpha / (c G)`` (G points, c = 2 when a
+    corrected bound is also tested, else 1) and its holding at ``1 - alpha / c``; see
+    :func:`verification.rules.grid.grid_verdict` for how the points make one verdict.  A
+    point whose bound is 1 or more, or whose event is impossible (:func:`tail_point`'s
+    ``largest``), cannot be false (``vacuous``): it is reported and not counted; a point at
+    which not even ``k = n`` would reject cannot detect a violation, and the claim cannot
+    then hold.
     """
-    splits = (2 if any(p.corrected is not None for p in points) else 1) * len(points)
-    decisions = [tail_decision(p, alpha / splits) for p in points]
+    statements = 2 if any(p.corrected is not None for p in points) else 1
+    splits = statements * len(points)
+    decisions = [tail_decision(p, alpha / splits, alpha / statements) for p in points]
     return grid_verdict(claim_id, RULE, decisions, alpha=alpha, splits=splits,
                         n_trials=max(p.n for p in points), details=details)
 
 
-def tail_decision(p: TailPoint, tail: float) -> PointDecision:
-    """The exact binomial decision of one point, each side one-sided at ``tail``.
+def tail_decision(p: TailPoint, tail: float, holds_tail: float | None = None) -> PointDecision:
+    """The exact binomial decision of one point: the violation side one-sided at ``tail``, the
+    holds side at ``holds_tail`` (default ``tail``).
 
     Violated when the lower Clopper-Pearson end exceeds ``p.printed``, holds when the upper
     end is below it; the p-value is the exact test's, ``P[Bin(n, printed) >= k]``.  Shared by
     :func:`probability_bound` and the sign test of :mod:`verification.rules.comparison`.
     """
     level = 1 - tail
-    violated, holds, interval = _sides(p.k, p.n, p.printed, level)
+    holds_level = 1 - (tail if holds_tail is None else holds_tail)
+    violated, holds, interval = _sides(p.k, p.n, p.printed, level, holds_level)
     frequency = p.k / p.n
     ratio = frequency / p.printed if p.printed > 0 else math.inf if p.k else 0.0
-    # An impossible event is never observed, so no sample size detects anything there.
-    mdr = detectable_ratio(p.n, p.printed, tail) if p.possible else math.inf
+    # An impossible event is never observed, and a bound of 1 or more cannot be exceeded: the
+    # statement cannot be false there, whatever the law.
+    vacuous = not p.possible or p.printed >= 1.0
+    mdr = math.inf if vacuous else detectable_ratio(p.n, p.printed, tail)
     row = {"events": p.k, "trials": p.n, "frequency": frequency, "printed_bound": p.printed,
            "interval": list(interval), "printed_violated": violated, "printed_holds": holds,
+           "levels": {"violated": level, "holds": holds_level},
            "ratio": ratio, "min_detectable_ratio": mdr, "can_fail": math.isfinite(mdr),
-           "event_possible": p.possible,
-           "power": statistics.binomial_detectable(p.n, p.printed, tail) if p.printed < 1 else 1.0}
+           "cannot_be_false": vacuous, "event_possible": p.possible}
     corrected = {}
     if p.corrected is not None:
-        c_violated, c_holds, _ = _sides(p.k, p.n, p.corrected, level)
+        c_violated, c_holds, _ = _sides(p.k, p.n, p.corrected, level, holds_level)
         row.update(corrected_bound=p.corrected, corrected_violated=c_violated, corrected_holds=c_holds)
         corrected = {"corrected_violated": c_violated, "corrected_holds": c_holds}
     return PointDecision(
         key=p.key, statistic=frequency, bound=p.printed, interval=interval, ratio=ratio,
         printed_violated=violated, printed_holds=holds,
         pvalue=float(stats.binomtest(p.k, p.n, min(p.printed, 1.0), alternative="greater").pvalue),
-        min_detectable_ratio=mdr, can_fail=math.isfinite(mdr),
+        min_detectable_ratio=mdr, vacuous=vacuous,
         counterexample={"point": p.key, **(p.instance or {}), "frequency": frequency,
                         "printed_bound": p.printed, "trial_index": p.first_event},
         row=row, **corrected)
@@ -188,4 +198,5 @@ def bracketed(claim_id: str, lower: Sequence[TailPoint], upper: Sequence[TailPoi
              "lower_event": low.details["points"]}
     return replace(base, verdict=verdict, alpha=alpha, pvalue=min(1.0, 2 * low.pvalue),
                    min_detectable_ratio=low.min_detectable_ratio,
+                   min_detectable_ratio_best_point=low.min_detectable_ratio_best_point,
                    rule=RULE + " on events bracketing the supremum", details=extra)

@@ -10,8 +10,9 @@ receives one fitted slope per *independent repetition* of the whole measurement,
 repetitions, not the grid points, are the independent units; the rule decides on their
 **median**, with the **exact sign test**.
 
-Each side is one sign test at level ``1 - alpha / splits`` (the claim's alpha split by
-Bonferroni over every side of every point).  On the upper side the statement is "the median
+Each side's violation is one sign test at level ``1 - alpha / splits`` (the claim's alpha
+split by Bonferroni over every side of every point); its holding, which the claim needs at
+every side of every point, at level ``1 - alpha`` (:mod:`verification.rules.grid`).  On the upper side the statement is "the median
 slope is at most ``b = a + tolerance``", which for any law of the slopes says ``P[slope > b]
 <= 1/2``; of ``n`` repetitions ``k`` have a slope above ``b``, and the side is violated when
 ``P[Bin(n, 1/2) >= k]`` (``scipy.stats.binomtest``) is at most its level.  Slopes equal to
@@ -38,11 +39,17 @@ above and below the median in the order measured (too few runs: neighbours alike
 :data:`SERIAL_LEVEL`; a point that shows it is reported and not decided.  That pre-test can
 only turn decisions into "inconclusive", so it costs power and never level.
 
-Power (``min_detectable_ratio``): the sign test detects a share ``q*`` of slopes past the bound
-with probability :data:`verification.catalog.DESIGN_POWER` (exact,
-:func:`verification.statistics.binomial_detectable`); on the slope scale, the law of the
-observed slopes shifted until that share lies past the bound, whose median over the bound is the
-ratio (a plug-in: the true law is unknown).  A rate over a finite grid is evidence, not proof,
+Power (``min_detectable_ratio``, :class:`~verification.verdicts.Verdict`): the smallest median /
+bound at which some law of the slopes is rejected with probability
+:data:`verification.catalog.DESIGN_POWER`.  Once a point has the sign test's minimum of
+repetitions, a law concentrated at one slope past the bound puts every slope past it and is
+rejected with certainty, however close to the bound: the figure is 1 (any ratio above 1), and
+infinite at a point that may not decide.  Beside it, per side, the figure for a law shaped like
+the observed slopes (``min_detectable_ratio_observed_shape``): the sign test detects a share
+``q*`` of slopes past the bound with the design power (exact,
+:func:`verification.statistics.binomial_detectable`), and the observed law shifted until that
+share lies past the bound has its median at that ratio (a plug-in: the true law is unknown;
+infinite when no shift of it keeps a positive median).  A rate over a finite grid is evidence, not proof,
 and the verdict says so.
 """
 
@@ -232,10 +239,10 @@ def _refused(p: RatePoint, values: np.ndarray, tail: float, why: str) -> PointDe
         row["lower_bound"] = p.lower - p.tolerance
     return PointDecision(key=p.key, statistic=median, bound=bound, interval=(math.nan, math.nan),
                          ratio=median / bound, printed_violated=False, printed_holds=False, pvalue=1.0,
-                         min_detectable_ratio=math.inf, can_fail=False, row=row)
+                         min_detectable_ratio=math.inf, row=row)
 
 
-def _decide(p: RatePoint, tail: float, refuse: str | None) -> PointDecision:
+def _decide(p: RatePoint, tail: float, refuse: str | None, holds_tail: float | None = None) -> PointDecision:
     values = np.asarray(p.slopes, dtype=np.float64)
     n = values.size
     if refuse is not None:
@@ -249,6 +256,7 @@ def _decide(p: RatePoint, tail: float, refuse: str | None) -> PointDecision:
         return _refused(p, values, tail, f"the {n} repetitions show serial dependence in the order measured "
                                          f"(runs test above and below their median, p = {serial:.3g} <= "
                                          f"{SERIAL_LEVEL:g}): they are not independent repetitions")
+    holds_tail = tail if holds_tail is None else holds_tail
     c = sign_test_critical(n, tail)
     ordered = np.sort(values)
     low, high = float(ordered[n - c]), float(ordered[c - 1])  # x_(n-c+1), x_(c)
@@ -264,7 +272,7 @@ def _decide(p: RatePoint, tail: float, refuse: str | None) -> PointDecision:
         ratios["upper"] = median / upper
         # The observed law shifted until the share ``share`` of it lies above the bound.
         mdrs["upper"] = (upper + median - float(np.quantile(values, 1.0 - share))) / upper
-        holds = _sign_pvalue(below, n) <= tail
+        holds = _sign_pvalue(below, n) <= holds_tail
     if p.lower is not None:
         lower = bounds["lower"] = p.lower - p.tolerance
         above, below = int(np.sum(values > lower)), int(np.sum(values < lower))
@@ -274,7 +282,7 @@ def _decide(p: RatePoint, tail: float, refuse: str | None) -> PointDecision:
         ratios["lower"] = lower / median if median > 0 else math.inf
         shift = float(np.quantile(values, share)) - median
         mdrs["lower"] = lower / (lower - shift) if lower > shift else math.inf
-        holds = holds and _sign_pvalue(above, n) <= tail
+        holds = holds and _sign_pvalue(above, n) <= holds_tail
     side = max(ratios, key=ratios.get)
     bound = bounds[side]
     pvalue = min(pvalues.values())
@@ -287,7 +295,9 @@ def _decide(p: RatePoint, tail: float, refuse: str | None) -> PointDecision:
                             f"each side at level {1 - tail:.6g}",
            "counts": counts, "critical_count": c, "ratio": ratios[side], "pvalues": pvalues,
            "printed_violated": violated, "printed_holds": holds,
-           "min_detectable_ratio": min(mdrs.values()), "detectable_share": share, "can_fail": True,
+           "min_detectable_ratio": 1.0, "min_detectable_ratio_observed_shape": mdrs,
+           "detectable_share": share, "can_fail": True,
+           "levels": {"violated": 1 - tail, "holds": 1 - holds_tail},
            "slopes": values.tolist()}
     if serial is not None:
         row["serial_dependence_pvalue"] = serial
@@ -296,7 +306,8 @@ def _decide(p: RatePoint, tail: float, refuse: str | None) -> PointDecision:
     return PointDecision(
         key=p.key, statistic=median, bound=bound, interval=(low, high), ratio=ratios[side],
         printed_violated=violated, printed_holds=holds, pvalue=pvalue,
-        min_detectable_ratio=min(mdrs.values()), can_fail=True,
+        # A law concentrated past the bound is rejected with certainty (the module docstring).
+        min_detectable_ratio=1.0,
         counterexample={"point": p.key, **(p.instance or {}), "median_slope": median, "bound": bound,
                         "interval": [low, high], "repetitions": n}, row=row)
 
@@ -326,8 +337,8 @@ def rate_bound(claim_id: str, points: Sequence[RatePoint], alpha: float,
     Returns
     -------
     Verdict
-        From :func:`verification.rules.grid.grid_verdict`; each side of each point tested at
-        ``alpha / splits``, ``splits`` the number of sides over all points.  Points with fewer
+        From :func:`verification.rules.grid.grid_verdict`; each side's violation tested at
+        ``alpha / splits`` (its holding at ``alpha``), ``splits`` the number of sides over all points.  Points with fewer
         than :func:`minimum_repetitions` repetitions at that level, or time-ordered ones that
         show serial dependence, decide nothing, and the verdict is then inconclusive unless
         another point shows a violation.
@@ -338,8 +349,9 @@ def rate_bound(claim_id: str, points: Sequence[RatePoint], alpha: float,
         raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
     splits = sum(_sides(p) for p in points)
     tail = alpha / splits
-    decisions = [_decide(p, tail, refuse) for p in points]
-    refused = [d for d in decisions if not d.can_fail]
+    # "Holds" needs every side of every point to hold (an intersection): each at the whole alpha.
+    decisions = [_decide(p, tail, refuse, alpha) for p in points]
+    refused = [d for d in decisions if "why_no_decision" in d.row]
     reason = reason or refuse
     if reason is None and refused:
         reason = ("not decided, the numbers are reported: "

@@ -216,15 +216,16 @@ def decide(spec: Statement, records: Sequence[Mapping[str, bool]], config: Mappi
     details = {"sides": sides, "points": rows, "shipped_right_sides": shipped,
                "coverage": {s: v["coverage"] for s, v in sides.items()},
                "best_instances": {s: v["best_instances"] for s, v in sides.items()},
-               "scope": spec.scope, "plan": config["search"]["plan"], "can_fail": True}
+               "scope": spec.scope, "plan": config["search"]["plan"]}
     if why:
         details["reason"] = why
     return Verdict(
         claim_id=spec.id, verdict=outcome, rule=RULE, statistic=worst["lhs_float"], bound=worst["rhs"],
-        interval=(worst["lhs_float"], worst["lhs_float"]), level=1.0 - alpha, alpha=alpha, power=1.0,
+        interval=(worst["lhs_float"], worst["lhs_float"]), level=1.0 - alpha, alpha=alpha,
         tightness=worst["ratio"], counterexample=printed["smallest_violation"], elapsed_s=0.0,
         n_trials=len(records), pvalue=0.0 if printed["verdict"] == VIOLATED else 1.0, details=details,
-        # Exact: any ratio above 1 (beyond 1e-9) at an instance the search reached is found.
-        min_detectable_ratio=1.0, can_fail=True, worst_ratio=worst["ratio"],
+        # Exact: any ratio above 1 (beyond 1e-9) at an instance the search reached is found,
+        # and a violated verdict is a computed fact (p-value 0), no false alarm: out of Holm's family.
+        min_detectable_ratio=1.0, min_detectable_ratio_best_point=1.0, exact=True, worst_ratio=worst["ratio"],
         worst_instance={"point": "printed: worst instance", **worst["point"]},
         verdict_printed=printed["verdict"], verdict_corrected=None if corrected is None else corrected["verdict"])

@@ -102,18 +102,19 @@ def why(verdict: Verdict, expected: str) -> str:
     Examples
     --------
     >>> v = Verdict("c", "violated", "probability bound", 0.2, 0.1, (0.15, 0.25), 0.99, 0.001,
-    ...             0.15, 2.0, None, 1.0, 400, 0.0004)
+    ...             2.0, None, 1.0, 400, 0.0004, min_detectable_ratio=1.5)
     >>> why(v, "holds")  # doctest: +NORMALIZE_WHITESPACE
     'violated, expected holds: the test rejected the printed statement, which for a true
     statement happens with probability at most alpha (a type-I error). probability bound:
     statistic 0.2 vs
-    bound 0.1, interval [0.15, 0.25] at level 0.99, p = 0.0004 vs alpha = 0.001, power 0.15,
-    tightness 2, 400 trials'
+    bound 0.1, interval [0.15, 0.25] at level 0.99, p = 0.0004 vs alpha = 0.001, smallest
+    detectable ratio 1.5, tightness 2, 400 trials'
     """
     numbers = (f"{verdict.rule}: statistic {format_value(verdict.statistic)} vs bound "
                f"{format_value(verdict.bound)}, interval {format_value(list(verdict.interval))} at "
                f"level {_level(verdict.level)}, p = {format_value(verdict.pvalue)} vs alpha = "
-               f"{format_value(verdict.alpha)}, power {format_value(verdict.power)}, tightness "
+               f"{format_value(verdict.alpha)}, smallest detectable ratio "
+               f"{format_value(verdict.min_detectable_ratio)}, tightness "
                f"{format_value(verdict.tightness)}, {verdict.n_trials} trials")
     return f"{verdict.verdict}, expected {expected}: {_kind(expected, verdict)}. {numbers}"
 
