@@ -185,9 +185,17 @@ def test_dask_worker_lost_part_way_the_run_completes(tmp_path):
 
 
 def _damage_last_pages(path: Path, pages: int = 2, page_size: int = 4096) -> None:
+    """Scramble the last ``pages`` pages of the trials table (SQLite's dbstat names them): the
+    pages a run reads before it writes. (A damaged page of the free list or of the verdicts is
+    met only when the run writes, and refused then, the transaction rolled back.)"""
+    with sqlite3.connect(path) as con:
+        numbers = [n for (n,) in con.execute("SELECT pageno FROM dbstat WHERE name = 'trials' "
+                                             "ORDER BY pageno DESC LIMIT ?", (pages,))]
+    con.close()
     data = bytearray(path.read_bytes())
-    for i in range(len(data) - (pages + 1) * page_size, len(data) - page_size):
-        data[i] = (data[i] * 7 + 13) % 256
+    for number in numbers:  # pages are numbered from 1
+        for i in range((number - 1) * page_size, number * page_size):
+            data[i] = (data[i] * 7 + 13) % 256
     path.write_bytes(bytes(data))
 
 

@@ -149,7 +149,7 @@ def test_an_edit_reruns_exactly_the_claims_that_reach_it(tmp_path):
     assert "reran iln.alg2.unbiased: verification/trials.py:one_library_thread changed" in out
 
 
-#: a method added to the class of the features whose instances iln.lemma4.hoeffding's trials
+#: a method added to the class of the sign features, whose instances iln.alg2.unbiased's trials
 #: use: it overrides the inherited kernel, which its trials ran, and changes what it returns.
 #: No unit those trials reached is edited.
 OVERRIDE = ("iln/features.py", "    kind = KIND_SIGN\n",
@@ -157,7 +157,7 @@ OVERRIDE = ("iln/features.py", "    kind = KIND_SIGN\n",
 
 
 def test_an_added_definition_reruns_the_claims_that_reach_its_module(tmp_path):
-    claim = "iln.lemma4.hoeffding"
+    claim = "iln.alg2.unbiased"
     root = copy_packages(tmp_path)
     status, out, first = _run(root, claim)
     assert status == 0, out

@@ -100,8 +100,8 @@ def test_holm_s_step_down_confirms_a_not_reproduced_figure_like_a_violation():
     with it) is inconclusive, whatever setting it was found on."""
     def claim(claim_id, pvalue):
         def decide(records, config, alpha):
-            found = Verdict(claim_id, VIOLATED, "comparison", 1.0, 0.5, (0.9, 1.0), 1 - alpha, alpha, 2.0, 2.0,
-                            None, 0.0, 20, pvalue)
+            found = Verdict(claim_id, VIOLATED, "comparison", 1.0, 0.5, (0.9, 1.0), 1 - alpha, alpha, 2.0,
+                            None, 0.0, 20, pvalue, min_detectable_ratio=2.0)
             return figure_verdict(found, [DATA], claim="A below B", finding="B below A")
         return SimpleNamespace(id=claim_id, decide=decide)
 

@@ -130,16 +130,18 @@ def test_a_constant_imported_by_name_is_in_the_reach():
 
 
 def test_an_import_inside_a_function_that_did_not_run_reaches_nothing():
-    """rules/pilot.py imports the runner inside its command line only: the figure claims' trials,
-    which run other functions of it, are not keyed by the runner's module code (an edit of the
-    engine reran the costliest claims)."""
+    """rules/pilot.py imports the trials' engine inside pilot_records only: the figure claims'
+    trials, which run other functions of it, are not keyed by it, nor by the runner's module
+    code (an edit of the engine reran the costliest claims)."""
     index = fingerprint.current_index()
     units = reach.units_reached(["verification/claims/iln/figure1.py:figure1_trial",
                                  "verification/rules/pilot.py:sign_test_plan"], index)
     assert "verification/rules/pilot.py:<module>" in units
     assert not {"verification/runner.py:<module>", "verification/store.py:<module>"} & units
-    # The same module with its command line run: the runner is imported there.
-    assert "verification/runner.py:<module>" in reach.units_reached(["verification/rules/pilot.py:main"], index)
+    assert "verification/trials.py:<module>" not in units
+    # A function of the same module that imports inside it and ran: what it imports is reached.
+    assert "verification/trials.py:<module>" in reach.units_reached(["verification/rules/pilot.py:pilot_records"],
+                                                                    index)
 
 
 def test_a_decision_that_raises_or_reads_a_clock_is_not_saved(tmp_path, monkeypatch):

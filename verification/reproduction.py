@@ -24,7 +24,7 @@ Examples
 --------
 >>> from verification.verdicts import Verdict
 >>> found = Verdict("fig", "violated", "comparison", 1.0, 0.5, (0.9, 1.0), 0.999, 1e-3, 2.0,
-...                 2.0, None, 1.0, 20, 1e-6, verdict_printed="violated")
+...                 None, 1.0, 20, 1e-6, min_detectable_ratio=2.0, verdict_printed="violated")
 >>> data = Difference("data", "adult", "scikit-learn's breast_cancer")
 >>> v = figure_verdict(found, [data], claim="A below B", finding="B below A on 20 of 20 seeds")
 >>> v.verdict, v.details["differs"][0]["aspect"]

@@ -21,7 +21,6 @@ beside, in ``details["conformance"]``: it is about the code, the verdict about t
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -193,6 +192,7 @@ def exact_verdict(claim_id: str, printed: Sequence[ExactPoint], corrected: Seque
     return replace(base, verdict=verdict, tightness=first.ratio, worst_ratio=worst.ratio,
                    worst_instance={"point": worst.key, **worst.row("printed")},
                    verdict_printed=printed_verdict, verdict_corrected=corrected_verdict,
-                   min_detectable_ratio=float(1 + TIE), power=float(1 + TIE),
-                   pvalue=0.0 if printed_verdict == VIOLATED else 1.0,
-                   details={**base.details, "can_fail": math.isfinite(worst.ratio)})
+                   # exact: an instance just past the bound (beyond the tie margin) is decided
+                   # violated with certainty, so no false alarm is possible (out of Holm's family)
+                   min_detectable_ratio=float(1 + TIE), min_detectable_ratio_best_point=float(1 + TIE),
+                   exact=True, pvalue=0.0 if printed_verdict == VIOLATED else 1.0)

@@ -194,7 +194,7 @@ def _not_measured(reach: Verdict, details: dict) -> Verdict:
     given error is not measured (the reach sub-result says why), so nothing is decided."""
     return replace(reach, verdict=INCONCLUSIVE, verdict_printed=INCONCLUSIVE, statistic=math.nan,
                    interval=(math.nan, math.nan), pvalue=1.0, counterexample=None, tightness=math.nan,
-                   min_detectable_ratio=math.inf, power=math.inf, can_fail=False, worst_ratio=math.nan,
+                   min_detectable_ratio=math.inf, min_detectable_ratio_best_point=math.inf, worst_ratio=math.nan,
                    worst_instance=None,
                    details={**details, "reason": "RKS reaches AdaBoost's error at no target on any seed: the speed "
                                                  "at a given error is not measured (the reach sub-result)"})
