@@ -173,7 +173,8 @@ register_erratum(Erratum(
                    "against a right-hand side of 67.99, computed exactly (arXiv's P_{t+1}, and ICML's P_t "
                    "read with hat f_1 = f_1). With f_1 = 0 the proof bounds twice the regret by the "
                    "right-hand side, so the corrected lemma holds with room to spare.",
-    corrected=r"f_1 = 0 \Rightarrow R_T(f^*) \le \frac{B^2}{\eta} + \eta \sum_t \mathbb{E}\|\nabla_t\|^2 + \eta \sum_t V[\bar{\nabla}_t]"
+    # With f_1 = 0, as the counterexample says (a hypothesis line would overflow the page).
+    corrected=r"R_T(f^*) \le \frac{B^2}{\eta} + \eta \sum_t \mathbb{E}\|\nabla_t\|^2 + \eta \sum_t V[\bar{\nabla}_t]"
               r" + \sum_{t=1}^T \frac{(B_T + B)^2}{\eta} \mathbb{E}[P_{t+1}(f^*)]",
     check="iln.lemma1.decomposition computes every term exactly on feature laws of finite support "
           "(every draw of Algorithm 2 enumerated), each reading of the penalty sum apart: P_{t+1} from "
