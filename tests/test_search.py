@@ -242,3 +242,43 @@ def test_every_false_tightening_mutant_is_detected_and_loosening_ones_are_droppe
     assert not by_formula["exp(-m * eps ** 2 / 2)"]["tightens"]
     assert table['false'] == table['detected'] >= 2
     assert table['survivors'] == []
+
+
+# -- expectations ------------------------------------------------------------------------------
+
+def _mean_statement(shrink):
+    """E[X] <= c for X uniform on [0, c] (exact mean c / 2); the sampler draws ``shrink`` X."""
+    def sample(instance, seed):
+        return shrink * instance["c"] * np.random.default_rng(seed).random()
+    lhs = LeftSide("E[X]", exact=lambda env: np.log(np.asarray(env["c"]) / 2), sample=sample,
+                   kind="expectation", sample_range=lambda instance: (0.0, instance["c"]))
+    return Statement("synthetic.mean", Domain(c=Reals(0, 1, open_low=True)), lhs, printed="c")
+
+
+def test_an_expectation_needs_the_a_priori_range_of_its_draws():
+    with pytest.raises(ValueError, match="sample_range"):
+        LeftSide("E[X]", exact=lambda env: 0.0, sample=_never, kind="expectation")
+    with pytest.raises(ValueError, match="kind"):
+        LeftSide("E[X]", exact=lambda env: 0.0, sample=_never, kind="mean")
+
+
+@pytest.mark.parametrize(("shrink", "conforms"), [(1.0, True), (0.8, False)])
+def test_an_expectation_s_draws_are_tested_against_the_exact_mean(shrink, conforms):
+    from verification.search.decide import conformance
+    spec = _mean_statement(shrink)
+    point = {"key": "printed/worst", "roles": ["printed/worst"], "sample_at": {"c": 0.5}, "p": 0.25}
+    seeds = np.random.SeedSequence(20261128).spawn(4000)
+    records = [{"printed/worst": spec.lhs.sample(point["sample_at"], s)} for s in seeds]
+    row = conformance(spec, records, [point], alpha=0.05)["printed/worst"]
+    # 4000 draws in [0, 0.5]: the interval's half-width is about 0.02, so a mean of 0.2
+    # (shrink 0.8) is told from 0.25 and the honest sampler's mean is inside it.
+    assert row["conforms"] is conforms
+    assert row["interval"][0] < row["frequency"] < row["interval"][1]
+
+
+def test_a_draw_outside_its_stated_range_is_an_error_naming_it():
+    from verification.search.decide import conformance
+    spec = _mean_statement(3.0)
+    point = {"key": "k", "roles": [], "sample_at": {"c": 0.5}, "p": 0.25}
+    with pytest.raises(ValueError, match="outside the a-priori range"):
+        conformance(spec, [{"k": 1.2}], [point], alpha=0.05)

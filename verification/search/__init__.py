@@ -18,7 +18,9 @@ from verification.search.formula import Formula
 from verification.search.mutants import assess, generate
 from verification.search.search import search, search_side
 from verification.search.specification import (
+    EXPECTATION,
     PRINTED,
+    PROBABILITY,
     ExactValue,
     LeftSide,
     Plan,
@@ -28,7 +30,7 @@ from verification.search.specification import (
     statement,
 )
 
-__all__ = ["PRINTED", "Choice", "Domain", "ExactValue", "Formula", "Integers", "LeftSide", "Plan", "Reals",
+__all__ = ["EXPECTATION", "PRINTED", "PROBABILITY", "Choice", "Domain", "ExactValue", "Formula", "Integers", "LeftSide", "Plan", "Reals",
            "RightSideEnds", "Statement", "as_claim", "assess", "certify", "confirm", "coverage", "decide",
            "declared_domain", "generate", "register_statement", "search", "search_side", "searched",
            "searched_sides", "statement"]

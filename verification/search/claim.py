@@ -26,9 +26,9 @@ import numpy as np
 
 from iln.random_streams import child
 from verification.catalog import Claim, Erratum, Source, profiles
-from verification.search.decide import RULE, confirm_points
+from verification.search.decide import confirm_points, rule
 from verification.search.search import SideSearch, search
-from verification.search.specification import Statement, register_statement
+from verification.search.specification import EXPECTATION, Statement, register_statement
 from verification.verdicts import Verdict
 
 __all__ = ["as_claim", "confirm", "searched", "searched_sides"]
@@ -49,10 +49,12 @@ def searched(spec: Statement) -> dict[str, Any]:
     return {"statement": spec.id, "plan": plan, "sides": sides, "confirm": confirm_points(spec, sides)}
 
 
-def confirm(spec: Statement, config: Mapping[str, Any], seed: np.random.SeedSequence) -> dict[str, bool]:
+def confirm(spec: Statement, config: Mapping[str, Any], seed: np.random.SeedSequence) -> dict[str, bool | float]:
     """One trial: the shipped implementation sampled once at every instance of
-    ``config["search"]["confirm"]``, each from its own child seed: whether its event happened."""
-    return {point["key"]: bool(spec.lhs.sample(point["sample_at"], child(seed, j)))
+    ``config["search"]["confirm"]``, each from its own child seed: whether its event happened
+    (a probability), or its draw (an expectation)."""
+    cast = float if spec.lhs.kind == EXPECTATION else bool
+    return {point["key"]: cast(spec.lhs.sample(point["sample_at"], child(seed, j)))
             for j, point in enumerate(config["search"]["confirm"])}
 
 
@@ -76,5 +78,5 @@ def as_claim(spec: Statement, *, title: str, sources: tuple[Source, ...], expect
     register_statement(spec)
     plan = functools.partial(searched, spec)  # built on first use, then cached (Claim.config)
     configs = profiles({"search": plan}, **{p: {"n_trials": n} for p, n in n_trials.items()})
-    return Claim(id=spec.id, title=title, sources=sources, rule=RULE, expected=expected, configs=configs,
+    return Claim(id=spec.id, title=title, sources=sources, rule=rule(spec), expected=expected, configs=configs,
                  trial=trial, decide=decide, instances=instances or spec.scope, erratum=erratum)

@@ -25,15 +25,24 @@ import numpy as np
 from scipy import stats
 
 from verification import statistics
+from verification.rules import mean
 from verification.search.formula import Formula
 from verification.search.search import LOG_TOLERANCE
-from verification.search.specification import PRINTED, ExactValue, Statement
+from verification.search.specification import EXPECTATION, PRINTED, ExactValue, Statement
 from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, VIOLATED, Verdict
 
-__all__ = ["RULE", "certify", "confirm_points", "conformance", "decide", "shipped_agreement", "side_verdict"]
+__all__ = ["RULE", "RULE_EXPECTATION", "certify", "confirm_points", "conformance", "decide", "shipped_agreement", "side_verdict"]
 
 RULE = ("exact search over the declared domain (verification.search), with the implementation's "
         "conformance to the exact law (exact binomial, Clopper-Pearson)")
+RULE_EXPECTATION = ("exact search over the declared domain (verification.search), with the implementation's "
+                    "conformance to the exact mean (an interval exact for every law on the draws' a-priori range: "
+                    "Hoeffding and empirical Bernstein)")
+
+
+def rule(spec: Statement) -> str:
+    """The rule a specification's verdict names: its conformance test follows its left side's kind."""
+    return RULE_EXPECTATION if spec.lhs.kind == EXPECTATION else RULE
 
 
 def _exp(log: float) -> float:
@@ -99,13 +108,15 @@ def confirm_points(spec: Statement, sides: Mapping[str, Mapping[str, Any]]) -> l
     """The instances the trials sample: per side its worst instance, its smallest violation
     and its worst instance whose exact left side is between 0.05 and 0.95 (where a frequency
     tests the law both ways), each moved to its sampling point; duplicates once.  An instance
-    whose event has an exact probability below :data:`UNOBSERVABLE` is left out."""
+    whose event has an exact probability below :data:`UNOBSERVABLE` is left out (an
+    expectation's draws are informative at any mean: none is left out)."""
+    floor = math.log(UNOBSERVABLE) if spec.lhs.kind != EXPECTATION else -math.inf
     out: dict[str, dict[str, Any]] = {}
     for side, found in sides.items():
         for role, probe in (("worst", found["best"][0] if found["best"] else None),
                             ("smallest violation", found["smallest_violation"]),
                             ("sampleable", found["sampleable"])):
-            if probe is None or probe["log_lhs"] is None or probe["log_lhs"] < math.log(UNOBSERVABLE):
+            if probe is None or probe["log_lhs"] is None or probe["log_lhs"] < floor:
                 continue
             at = spec.lhs.sampling_point(probe["point"]) if spec.lhs.sampling_point else dict(probe["point"])
             log_at = float(np.asarray(spec.lhs.exact(at), dtype=float))
@@ -128,33 +139,60 @@ def _bounds_at(spec: Statement, instance: Mapping[str, Any]) -> dict[str, float]
             for i, (side, text) in enumerate(spec.sides().items())}
 
 
-def conformance(spec: Statement, records: Sequence[Mapping[str, bool]], points: Sequence[Mapping[str, Any]],
+def conformance(spec: Statement, records: Sequence[Mapping[str, Any]], points: Sequence[Mapping[str, Any]],
                 alpha: float) -> dict[str, dict[str, Any]]:
-    """At each point, whether the implementation's event frequency agrees with the exact probability.
+    """At each point, whether the implementation agrees with the exact left side.
 
-    Two-sided exact (Clopper-Pearson) intervals at level ``1 - alpha / len(points)``: the
-    implementation conforms at a point when the interval holds the exact probability.  The
-    p-value is the exact two-sided binomial test's, twice the smaller tail.  Each row, by the
-    point's key, also holds every right side at the sampled instance (``printed_bound``,
-    ``corrected_bound``: the report draws the frequency against them).
+    For a probability: two-sided exact (Clopper-Pearson) intervals of the event's frequency
+    at level ``1 - alpha / len(points)``; the p-value is the exact two-sided binomial test's,
+    twice the smaller tail.  For an expectation: the mean of the draws with the two-sided
+    interval of :func:`verification.rules.mean.lower_confidence` and ``upper_confidence``
+    (exact for every law on the a-priori range ``spec.lhs.sample_range``) at the same level.
+    The implementation conforms at a point when the interval holds the exact value.  Each row,
+    by the point's key, also holds every right side at the sampled instance
+    (``printed_bound``, ``corrected_bound``: the report draws the estimate against them).
     """
     level = 1.0 - alpha / max(1, len(points))
     rows = {}
     for point in points:
-        hits = [bool(r[point["key"]]) for r in records]
-        k, n, p0 = sum(hits), len(hits), point["p"]
-        row: dict[str, Any] = {"roles": point["roles"], "instance": point["sample_at"], "events": k, "trials": n,
-                               "exact": p0, **_bounds_at(spec, point["sample_at"])}
-        if n:
-            interval = statistics.clopper_pearson(k, n, level, alternative="two-sided")
-            upper = float(stats.binomtest(k, n, p0, alternative="greater").pvalue)
-            lower = float(stats.binomtest(k, n, p0, alternative="less").pvalue)
+        draws = [r[point["key"]] for r in records]
+        row: dict[str, Any] = {"roles": point["roles"], "instance": point["sample_at"], "trials": len(draws),
+                               "exact": point["p"], **_bounds_at(spec, point["sample_at"])}
+        if draws:
+            estimate = (_mean_conformance if spec.lhs.kind == EXPECTATION else _frequency_conformance)(
+                spec, point, draws, level)
             printed = row["printed_bound"]
-            row.update(frequency=k / n, interval=[interval.low, interval.high], level=level,
-                       ratio=(k / n) / printed if printed > 0 else math.inf if k else 0.0,
-                       pvalue=min(1.0, 2 * min(upper, lower)), conforms=bool(interval.low <= p0 <= interval.high))
+            row.update(estimate, level=level, ratio=estimate["frequency"] / printed if printed > 0
+                       else math.inf if estimate["frequency"] else 0.0)
         rows[point["key"]] = row
     return rows
+
+
+def _frequency_conformance(spec: Statement, point: Mapping[str, Any], draws: Sequence[Any],
+                           level: float) -> dict[str, Any]:
+    """The event's frequency against the exact probability (exact binomial test and interval)."""
+    k, n, p0 = sum(map(bool, draws)), len(draws), point["p"]
+    interval = statistics.clopper_pearson(k, n, level, alternative="two-sided")
+    upper = float(stats.binomtest(k, n, p0, alternative="greater").pvalue)
+    lower = float(stats.binomtest(k, n, p0, alternative="less").pvalue)
+    return {"events": k, "frequency": k / n, "interval": [interval.low, interval.high],
+            "pvalue": min(1.0, 2 * min(upper, lower)), "conforms": bool(interval.low <= p0 <= interval.high)}
+
+
+def _mean_conformance(spec: Statement, point: Mapping[str, Any], draws: Sequence[Any],
+                      level: float) -> dict[str, Any]:
+    """The draws' mean against the exact expectation, with an interval exact on the a-priori range."""
+    assert spec.lhs.sample_range is not None  # required of an expectation by LeftSide
+    low, high = spec.lhs.sample_range(point["sample_at"])
+    values = np.asarray(draws, dtype=float)
+    outside = values[(values < low) | (values > high)]
+    if outside.size:
+        raise ValueError(f"{spec.id}: draws {outside[:3].tolist()} at {point['sample_at']} lie outside the "
+                         f"a-priori range [{low}, {high}] its sample_range states")
+    tail = (1.0 - level) / 2
+    interval = [mean.lower_confidence(values, low, high, tail), mean.upper_confidence(values, low, high, tail)]
+    return {"frequency": float(values.mean()), "interval": interval, "range": [low, high],
+            "conforms": bool(interval[0] <= point["p"] <= interval[1])}
 
 
 def shipped_agreement(spec: Statement, sides: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -204,7 +242,8 @@ def decide(spec: Statement, records: Sequence[Mapping[str, bool]], config: Mappi
     if off:
         outcome = INCONCLUSIVE
         why = "the shipped implementation does not follow the exact law: " + "; ".join(
-            f"{key}: {r['events']} events in {r['trials']} trials against P = {r['exact']:.6g}" for key, r in off.items())
+            f"{key}: {r['frequency']:.6g} over {r['trials']} trials (interval {r['interval'][0]:.6g} to "
+            f"{r['interval'][1]:.6g}) against the exact {r['exact']:.6g}" for key, r in off.items())
     differ = [r for r in shipped if not r["agrees"]]
     if differ:
         outcome = INCONCLUSIVE
@@ -220,7 +259,7 @@ def decide(spec: Statement, records: Sequence[Mapping[str, bool]], config: Mappi
     if why:
         details["reason"] = why
     return Verdict(
-        claim_id=spec.id, verdict=outcome, rule=RULE, statistic=worst["lhs_float"], bound=worst["rhs"],
+        claim_id=spec.id, verdict=outcome, rule=rule(spec), statistic=worst["lhs_float"], bound=worst["rhs"],
         interval=(worst["lhs_float"], worst["lhs_float"]), level=1.0 - alpha, alpha=alpha,
         tightness=worst["ratio"], counterexample=printed["smallest_violation"], elapsed_s=0.0,
         n_trials=len(records), pvalue=0.0 if printed["verdict"] == VIOLATED else 1.0, details=details,

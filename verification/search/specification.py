@@ -23,11 +23,14 @@ import numpy as np
 from verification.search.domain import Domain
 from verification.search.formula import Formula
 
-__all__ = ["PRINTED", "ExactValue", "LeftSide", "Plan", "Statement", "declared_domain", "register_statement",
-           "statement"]
+__all__ = ["EXPECTATION", "PRINTED", "PROBABILITY", "ExactValue", "LeftSide", "Plan", "Statement", "declared_domain",
+           "register_statement", "statement"]
 
 #: the name of the printed right side among a statement's sides.
 PRINTED = "printed"
+#: the kinds of left side: a probability ``P[event]`` (a trial says whether the event happened)
+#: or an expectation ``E[X]`` of a bounded ``X >= 0`` (a trial draws ``X``).
+PROBABILITY, EXPECTATION = "probability", "expectation"
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,7 @@ class ExactValue:
 
 @dataclass(frozen=True)
 class LeftSide:
-    """The left side of a probability bound and its evaluators.
+    """The left side of a bound (a probability or an expectation) and its evaluators.
 
     Parameters
     ----------
@@ -61,9 +64,10 @@ class LeftSide:
         The natural logarithm of the left side at an instance (variable -> value), the line
         variable of the domain given as an array (the result broadcasts over it); fast, for
         the search.
-    sample : callable ``(instance, seed) -> bool``
+    sample : callable ``(instance, seed) -> bool`` or ``(instance, seed) -> float``
         One trial of the shipped implementation, called with its public defaults: whether
-        the event happened.
+        the event happened (``kind="probability"``), or one draw of the quantity whose mean
+        is the left side (``kind="expectation"``).
     certify : callable ``(instance) -> ExactValue``, optional
         The left side at one instance in exact arithmetic, for the verdict; without it the
         verdict uses ``exact``.
@@ -71,13 +75,29 @@ class LeftSide:
         An instance with the same exact left side at which sampling is not decided by the
         rounding of a tie (the middle of the step the instance is on); the engine checks the
         two exact values agree.
+    kind : {"probability", "expectation"}, default "probability"
+        What the left side is, so what a trial returns and how the conformance of the
+        implementation is tested (exact binomial for a probability; for an expectation an
+        interval of the mean that is exact for every law on ``sample_range``).
+    sample_range : callable ``(instance) -> (low, high)``, optional
+        For an expectation (required there): the range a draw of ``sample`` is known to lie
+        in at an instance, a priori (the statement's assumptions), which makes the mean's
+        interval valid without any assumption on the law.
     """
 
     text: str
     exact: Callable[[Mapping[str, Any]], np.ndarray]
-    sample: Callable[[Mapping[str, Any], np.random.SeedSequence], bool]
+    sample: Callable[[Mapping[str, Any], np.random.SeedSequence], bool | float]
     certify: Callable[[Mapping[str, Any]], ExactValue] | None = None
     sampling_point: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
+    kind: str = PROBABILITY
+    sample_range: Callable[[Mapping[str, Any]], tuple[float, float]] | None = None
+
+    def __post_init__(self):
+        if self.kind not in (PROBABILITY, EXPECTATION):
+            raise ValueError(f"kind must be {PROBABILITY!r} or {EXPECTATION!r}, got {self.kind!r}")
+        if self.kind == EXPECTATION and self.sample_range is None:
+            raise ValueError("sample_range is required for an expectation: the a-priori range of one draw")
 
 
 @dataclass(frozen=True)
