@@ -67,15 +67,17 @@ def report(session):
 
 @nox.session
 def bench(session):
-    """Time Algorithm 2, Algorithm 1 and the learners against scikit-learn; print the table."""
+    """Time Algorithm 2, Algorithm 1, the learners against scikit-learn and the catalog's search; print the tables."""
     session.install(".[test]")
     for name, target in (("estimator", "tests/benchmarks/test_estimator_speed.py"),
                          ("algorithm1", "tests/benchmarks/test_algorithm1_scaling.py"),
                          ("speed_targets", "tests/benchmarks/test_speed_targets.py"),
-                         ("learners", "tests/benchmarks/test_learners.py")):
+                         ("learners", "tests/benchmarks/test_learners.py"),
+                         ("search", "tests/benchmarks/test_search_budget.py")):
         session.run("pytest", target, "--benchmark-enable",
                     f"--benchmark-json=reports/benchmarks/{name}.json", *session.posargs)
     session.run("python", "tests/benchmarks/summarize.py", "reports/benchmarks/estimator.json")
+    session.run("python", "tests/benchmarks/summarize.py", "reports/benchmarks/search.json")
 
 
 @nox.session

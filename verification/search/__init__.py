@@ -27,10 +27,11 @@ from verification.search.specification import (
     Statement,
     declared_domain,
     register_statement,
+    registered,
     statement,
 )
 
 __all__ = ["EXPECTATION", "PRINTED", "PROBABILITY", "Choice", "Domain", "ExactValue", "Formula", "Integers", "LeftSide", "Plan", "Reals",
            "RightSideEnds", "Statement", "as_claim", "assess", "certify", "confirm", "coverage", "decide",
-           "declared_domain", "generate", "register_statement", "search", "search_side", "searched",
+           "declared_domain", "generate", "register_statement", "registered", "search", "search_side", "searched",
            "searched_sides", "statement"]

@@ -24,7 +24,7 @@ from verification.search.domain import Domain
 from verification.search.formula import Formula
 
 __all__ = ["EXPECTATION", "PRINTED", "PROBABILITY", "ExactValue", "LeftSide", "Plan", "Statement", "declared_domain",
-           "register_statement", "statement"]
+           "register_statement", "registered", "statement"]
 
 #: the name of the printed right side among a statement's sides.
 PRINTED = "printed"
@@ -217,6 +217,12 @@ def register_statement(spec: Statement) -> Statement:
         raise ValueError(f"statement id {spec.id!r} is registered twice")
     _STATEMENTS[spec.id] = spec
     return spec
+
+
+def registered() -> dict[str, Statement]:
+    """Every registered specification by claim id (those of the claims imported so far:
+    :func:`verification.catalog.load` imports them all)."""
+    return dict(_STATEMENTS)
 
 
 def statement(claim_id: str) -> Statement:
