@@ -1,17 +1,17 @@
-"""The comparator of the regret: the best predictor in the ball of radius ``B``.
+r"""The comparator of the regret: the best predictor in the ball of radius ``B``.
 
 The regret of Livni, Carmon & Globerson (ICML 2017, eq. (7); arXiv "Beyond the Kernel
 Trick", eq. (6)) compares the learner's cumulative loss with
 
 .. math::
 
-    \\min_{f^* \\in \\mathcal{H}^B_\\mu} \\sum_{t=1}^T \\ell_t(f^*), \\qquad
-    \\ell_t(f) = \\tfrac12 (\\langle f, \\Phi(x_t) \\rangle - y_t)^2
+    \min_{f^* \in \mathcal{H}^B_\mu} \sum_{t=1}^T \ell_t(f^*), \qquad
+    \ell_t(f) = \tfrac12 (\langle f, \Phi(x_t) \rangle - y_t)^2
 
 (the loss is ICML eq. (6), arXiv eq. (5); the class
-:math:`\\mathcal{H}^B_\\mu = \\{x \\mapsto \\langle f, \\Phi(x)\\rangle : \\|f\\| < B\\}` is
+:math:`\mathcal{H}^B_\mu = \{x \mapsto \langle f, \Phi(x)\rangle : \|f\| < B\}` is
 defined in Section 2 of both versions). This module computes that minimum exactly from the
-Gram matrix :math:`K_{st} = \\langle \\Phi(x_s), \\Phi(x_t) \\rangle = k(x_s, x_t)`.
+Gram matrix :math:`K_{st} = \langle \Phi(x_s), \Phi(x_t) \rangle = k(x_s, x_t)`.
 
 The kernel is an *oracle* (docs, Design, principle 1): only checkers may call this module,
 never a learner.
@@ -48,10 +48,10 @@ _PSD_RTOL = 1e-8
 
 @dataclass(frozen=True)
 class ComparatorResult:
-    """The best predictor in the closed ball of radius ``B`` and its losses.
+    r"""The best predictor in the closed ball of radius ``B`` and its losses.
 
-    The predictor is :math:`f = \\sum_i \\beta_i \\Phi(x_i)` (representer theorem), with
-    predictions :math:`\\langle f, \\Phi(x_t) \\rangle = (K\\beta)_t`.
+    The predictor is :math:`f = \sum_i \beta_i \Phi(x_i)` (representer theorem), with
+    predictions :math:`\langle f, \Phi(x_t) \rangle = (K\beta)_t`.
 
     Attributes
     ----------
@@ -59,20 +59,20 @@ class ComparatorResult:
         Representer coefficients of the minimiser (the minimum-norm ones: ``beta`` lies in
         the numerical range of ``K``). Read-only.
     norm : float
-        :math:`\\|f\\| = \\sqrt{\\beta^\\top K \\beta}`, computed from the spectrum, so that it
+        :math:`\|f\| = \sqrt{\beta^\top K \beta}`, computed from the spectrum, so that it
         does not lose digits to cancellation when ``K`` is ill-conditioned.
     predictions : ndarray of shape (T,)
-        :math:`(K\\beta)_t = \\langle f, \\Phi(x_t) \\rangle`. Read-only.
+        :math:`(K\beta)_t = \langle f, \Phi(x_t) \rangle`. Read-only.
     losses : ndarray of shape (T,)
-        Per-round losses :math:`\\tfrac12 ((K\\beta)_t - y_t)^2` (ICML eq. (6), arXiv
+        Per-round losses :math:`\tfrac12 ((K\beta)_t - y_t)^2` (ICML eq. (6), arXiv
         eq. (5)). Read-only.
     total_loss : float
-        :math:`\\sum_t` ``losses[t]``: the minimum subtracted in the regret (ICML eq. (7),
+        :math:`\sum_t` ``losses[t]``: the minimum subtracted in the regret (ICML eq. (7),
         arXiv eq. (6)).
     nu : float
         Lagrange multiplier of the constraint written as
-        :math:`\\tfrac{\\nu}{2}(\\|f\\|^2 - B^2) \\le 0`; ``0.0`` when the constraint is
-        inactive. Stationarity reads :math:`K((K + \\nu I)\\beta - y) = 0`.
+        :math:`\tfrac{\nu}{2}(\|f\|^2 - B^2) \le 0`; ``0.0`` when the constraint is
+        inactive. Stationarity reads :math:`K((K + \nu I)\beta - y) = 0`.
     constraint_active : bool
         Whether the unconstrained minimum-norm least-squares fit has norm above ``B``, so
         that the minimiser sits on the sphere ``||f|| = B``.
@@ -121,21 +121,21 @@ def _check_kernel_and_labels(K, y) -> tuple[np.ndarray, np.ndarray]:
 
 
 def best_in_ball(K, y, B) -> ComparatorResult:
-    """Minimise the cumulative squared loss over the ball ``||f|| <= B``, exactly.
+    r"""Minimise the cumulative squared loss over the ball ``||f|| <= B``, exactly.
 
     Solves
 
     .. math::
 
-        \\min_{\\|f\\| \\le B} \\sum_{t=1}^T \\tfrac12 (\\langle f, \\Phi(x_t) \\rangle - y_t)^2,
+        \min_{\|f\| \le B} \sum_{t=1}^T \tfrac12 (\langle f, \Phi(x_t) \rangle - y_t)^2,
 
     the comparator term of the regret (ICML eq. (7), arXiv eq. (6)) with the loss of
-    ICML eq. (6) / arXiv eq. (5), over the class :math:`\\mathcal{H}^B_\\mu` of Section 2.
+    ICML eq. (6) / arXiv eq. (5), over the class :math:`\mathcal{H}^B_\mu` of Section 2.
 
     Parameters
     ----------
     K : array_like of shape (T, T)
-        Gram matrix :math:`K_{st} = \\langle \\Phi(x_s), \\Phi(x_t) \\rangle`; symmetric
+        Gram matrix :math:`K_{st} = \langle \Phi(x_s), \Phi(x_t) \rangle`; symmetric
         positive semi-definite up to round-off. Eigenvalues that are negative by round-off
         are clipped to zero.
     y : array_like of shape (T,)
@@ -160,21 +160,21 @@ def best_in_ball(K, y, B) -> ComparatorResult:
     Notes
     -----
     The loss depends on ``f`` only through its projection on
-    :math:`\\mathrm{span}\\{\\Phi(x_t)\\}`, and projecting cannot increase the norm, so a
-    minimiser is :math:`f = \\sum_i \\beta_i \\Phi(x_i)` (representer theorem). With
-    :math:`K = U \\mathrm{diag}(\\lambda) U^\\top`, :math:`c = U^\\top y` and
-    :math:`z = \\mathrm{diag}(\\sqrt{\\lambda}) U^\\top \\beta` (so that
-    :math:`\\|f\\| = \\|z\\|`), the problem is the trust-region subproblem
+    :math:`\mathrm{span}\{\Phi(x_t)\}`, and projecting cannot increase the norm, so a
+    minimiser is :math:`f = \sum_i \beta_i \Phi(x_i)` (representer theorem). With
+    :math:`K = U \mathrm{diag}(\lambda) U^\top`, :math:`c = U^\top y` and
+    :math:`z = \mathrm{diag}(\sqrt{\lambda}) U^\top \beta` (so that
+    :math:`\|f\| = \|z\|`), the problem is the trust-region subproblem
 
     .. math::
 
-        \\min_{\\|z\\| \\le B} \\tfrac12 \\sum_j (\\sqrt{\\lambda_j} z_j - c_j)^2,
+        \min_{\|z\| \le B} \tfrac12 \sum_j (\sqrt{\lambda_j} z_j - c_j)^2,
 
-    whose exact solution is :math:`z_j(\\nu) = \\sqrt{\\lambda_j} c_j / (\\lambda_j + \\nu)`
-    with :math:`\\nu = 0` if the minimum-norm unconstrained solution is feasible, and
+    whose exact solution is :math:`z_j(\nu) = \sqrt{\lambda_j} c_j / (\lambda_j + \nu)`
+    with :math:`\nu = 0` if the minimum-norm unconstrained solution is feasible, and
     otherwise the unique root of the decreasing secular equation
-    :math:`\\|z(\\nu)\\| = B`, found with :func:`scipy.optimize.brentq` to relative
-    precision ``4 * eps``. Components with :math:`\\lambda_j \\le T\\,\\epsilon\\,\\lambda_{\\max}`
+    :math:`\|z(\nu)\| = B`, found with :func:`scipy.optimize.brentq` to relative
+    precision ``4 * eps``. Components with :math:`\lambda_j \le T\,\epsilon\,\lambda_{\max}`
     are numerically zero: no predictor can move the predictions along them, so they get
     zero weight (the same cut-off as :func:`numpy.linalg.matrix_rank`).
 
@@ -255,12 +255,12 @@ def best_in_ball(K, y, B) -> ComparatorResult:
 
 
 def regret(learner_losses, comparator: ComparatorResult) -> float:
-    """Regret of a learner against the best predictor in the ball (ICML eq. (7), arXiv eq. (6)).
+    r"""Regret of a learner against the best predictor in the ball (ICML eq. (7), arXiv eq. (6)).
 
     Parameters
     ----------
     learner_losses : array_like of shape (T,)
-        The learner's per-round losses :math:`\\ell_t(f_t)` (ICML eq. (6), arXiv eq. (5)):
+        The learner's per-round losses :math:`\ell_t(f_t)` (ICML eq. (6), arXiv eq. (5)):
         finite and non-negative.
     comparator : ComparatorResult
         Result of :func:`best_in_ball` on the same rounds.
@@ -268,7 +268,7 @@ def regret(learner_losses, comparator: ComparatorResult) -> float:
     Returns
     -------
     float
-        :math:`\\sum_t \\ell_t(f_t) - \\min_{\\|f\\| \\le B} \\sum_t \\ell_t(f)`. It may be
+        :math:`\sum_t \ell_t(f_t) - \min_{\|f\| \le B} \sum_t \ell_t(f)`. It may be
         negative: the learner is not restricted to the ball.
 
     Raises
@@ -300,11 +300,11 @@ def regret(learner_losses, comparator: ComparatorResult) -> float:
 
 
 def predict_exact(coefficients, K_new_support) -> np.ndarray:
-    """Exact predictions :math:`\\langle f, \\Phi(x) \\rangle` of a kernel expansion.
+    r"""Exact predictions :math:`\langle f, \Phi(x) \rangle` of a kernel expansion.
 
-    For :math:`f = \\sum_i \\alpha_i \\Phi(x_i)` (the comparator's ``beta`` or a learner's
-    ``alpha`` from Algorithm 1), :math:`\\langle f, \\Phi(x) \\rangle =
-    \\sum_i \\alpha_i k(x_i, x)` by the scalar product of ICML eq. (5) (Section 2 of both
+    For :math:`f = \sum_i \alpha_i \Phi(x_i)` (the comparator's ``beta`` or a learner's
+    ``alpha`` from Algorithm 1), :math:`\langle f, \Phi(x) \rangle =
+    \sum_i \alpha_i k(x_i, x)` by the scalar product of ICML eq. (5) (Section 2 of both
     versions). Uses the kernel oracle: checkers only.
 
     Parameters

@@ -1,7 +1,7 @@
-"""Data generators: the Section 6 experiment, benign inputs, and worst-case building blocks.
+r"""Data generators: the Section 6 experiment, benign inputs, and worst-case building blocks.
 
 Everything here produces inputs ``x`` and labels ``y`` in ``[-1, 1]`` (the label set
-:math:`\\mathcal{Y} = [-1, 1]` of Section 2 in both versions of Livni, Carmon & Globerson,
+:math:`\mathcal{Y} = [-1, 1]` of Section 2 in both versions of Livni, Carmon & Globerson,
 ICML 2017 / arXiv "Beyond the Kernel Trick") for the online protocol whose loss is ICML
 eq. (6) / arXiv eq. (5) and whose regret is ICML eq. (7) / arXiv eq. (6).
 
@@ -66,11 +66,11 @@ class LabelledSample:
 
 @dataclass(frozen=True)
 class Section6Data:
-    """The synthetic regression data of ICML Section 6 (the Figure 1 experiment).
+    r"""The synthetic regression data of ICML Section 6 (the Figure 1 experiment).
 
-    With the random-coordinate features :math:`\\psi(x; w) = x_w`, ``w`` uniform over the
-    ``D`` coordinates, the kernel is :math:`k(x, x') = x \\cdot x' / D` and the target
-    :math:`x \\mapsto a \\cdot x` is :math:`\\langle f^*, \\Phi(x) \\rangle` for
+    With the random-coordinate features :math:`\psi(x; w) = x_w`, ``w`` uniform over the
+    ``D`` coordinates, the kernel is :math:`k(x, x') = x \cdot x' / D` and the target
+    :math:`x \mapsto a \cdot x` is :math:`\langle f^*, \Phi(x) \rangle` for
     :math:`f^*(w) = D a_w`.
 
     Attributes
@@ -87,14 +87,14 @@ class Section6Data:
     a : ndarray of shape (D,)
         Weight vector after all scalings.
     target_norm : float
-        :math:`\\|f^*\\|_{L_2(\\mu)} = \\sqrt{D}\\,\\|a\\|_2` for :math:`f^*(w) = D a_w`:
-        the smallest ``B`` whose class :math:`\\mathcal{H}^B_\\mu` (closed ball) contains
+        :math:`\|f^*\|_{L_2(\mu)} = \sqrt{D}\,\|a\|_2` for :math:`f^*(w) = D a_w`:
+        the smallest ``B`` whose class :math:`\mathcal{H}^B_\mu` (closed ball) contains
         the target on all inputs.
     support : ndarray of shape (n_support,)
         Indices of the training points whose combination defines ``a``.
     target_coef : ndarray of shape (n_support,)
-        Representer coefficients: :math:`f^* = \\sum_j \\mathrm{target\\_coef}_j
-        \\Phi(x_{\\mathrm{support}_j})`, i.e. ``a = X[support].T @ target_coef / D``.
+        Representer coefficients: :math:`f^* = \sum_j \mathrm{target\_coef}_j
+        \Phi(x_{\mathrm{support}_j})`, i.e. ``a = X[support].T @ target_coef / D``.
     input_scale : float
         The constant ``c`` the raw clipped Gaussians were divided by (1.0 if
         ``scale_inputs`` was false).
@@ -146,28 +146,28 @@ def section6_data(
     n_test: int = 0,
     scale_inputs: bool = True,
 ) -> Section6Data:
-    """Generate the synthetic data of the ICML Section 6 experiment (Figure 1).
+    r"""Generate the synthetic data of the ICML Section 6 experiment (Figure 1).
 
     Following Section 6 (the arXiv version has no experiment section): inputs are standard
-    Gaussians in :math:`\\mathbb{R}^D` with negative values clipped to zero ("to make the
+    Gaussians in :math:`\mathbb{R}^D` with negative values clipped to zero ("to make the
     data sparser and more challenging for feature sampling"); a weight vector ``a`` is a
     random sparse linear combination of ``n_support`` training points with standard normal
     coefficients ("in order for the true function to be in the corresponding RKHS"); labels
-    are :math:`y_i = a \\cdot x_i`. The labels are then divided by their largest absolute
+    are :math:`y_i = a \cdot x_i`. The labels are then divided by their largest absolute
     value over train and test, so that they lie in ``[-1, 1]`` (Section 2) with
     ``max |y| = 1``; ``a`` is divided by the same constant, so ``y = X @ a`` still holds.
 
-    The features are random coordinates, :math:`\\psi(x; w) = x_w` with ``w`` uniform over
-    the ``D`` coordinates, so the kernel (ICML eq. (2)) is :math:`k(x, x') = x \\cdot x'/D`.
-    The paper assumes :math:`|\\psi| < 1`: with ``scale_inputs`` all inputs are divided by
-    :math:`c = \\max_{i,d} x_{id} \\cdot (1 + 10^{-6})` (the margin keeps the inequality
+    The features are random coordinates, :math:`\psi(x; w) = x_w` with ``w`` uniform over
+    the ``D`` coordinates, so the kernel (ICML eq. (2)) is :math:`k(x, x') = x \cdot x'/D`.
+    The paper assumes :math:`|\psi| < 1`: with ``scale_inputs`` all inputs are divided by
+    :math:`c = \max_{i,d} x_{id} \cdot (1 + 10^{-6})` (the margin keeps the inequality
     strict) and ``a`` is multiplied by ``c``, which leaves the labels unchanged before
     their final scaling.
 
-    Since :math:`\\langle f, \\Phi(x) \\rangle = E_w[f(w) x_w] = \\frac1D \\sum_w f(w) x_w`
-    (ICML eq. (5)), the function :math:`f^*(w) = D a_w` predicts :math:`a \\cdot x` and has
-    :math:`\\|f^*\\|^2 = E_w f^*(w)^2 = D \\|a\\|^2`; this is ``target_norm`` (with ``a``
-    after both scalings). The same number is :math:`\\sqrt{\\gamma^\\top K_S \\gamma}` for
+    Since :math:`\langle f, \Phi(x) \rangle = E_w[f(w) x_w] = \frac1D \sum_w f(w) x_w`
+    (ICML eq. (5)), the function :math:`f^*(w) = D a_w` predicts :math:`a \cdot x` and has
+    :math:`\|f^*\|^2 = E_w f^*(w)^2 = D \|a\|^2`; this is ``target_norm`` (with ``a``
+    after both scalings). The same number is :math:`\sqrt{\gamma^\top K_S \gamma}` for
     the representer coefficients ``gamma = target_coef`` and ``K_S`` the kernel matrix of
     the support points.
 
@@ -204,7 +204,7 @@ def section6_data(
     Notes
     -----
     If every support point happens to be all zeros after clipping (probability
-    :math:`2^{-n_{\\mathrm{support}} D}`, non-negligible only for tiny ``D``), the target
+    :math:`2^{-n_{\mathrm{support}} D}`, non-negligible only for tiny ``D``), the target
     would be identically zero and cannot be scaled to ``max |y| = 1``; the inputs, support
     points and coefficients are then drawn again from the same generator, which keeps the output
     a deterministic function of the seed.
@@ -279,11 +279,11 @@ def unit_ball_data(
     radius: str = "uniform",
     labels: Callable[[np.ndarray], np.ndarray] | np.ndarray | None = None,
 ) -> LabelledSample:
-    """Inputs in the closed unit ball or on the unit sphere, for the neuron feature families.
+    r"""Inputs in the closed unit ball or on the unit sphere, for the neuron feature families.
 
-    Neuron-type features :math:`\\psi(x; w) = \\sigma(w \\cdot x)` with ``w`` on the sphere
-    satisfy the bound :math:`|\\psi| < 1` of Section 2 when ``||x|| <= 1`` and
-    :math:`|\\sigma| < 1` on ``[-1, 1]``.
+    Neuron-type features :math:`\psi(x; w) = \sigma(w \cdot x)` with ``w`` on the sphere
+    satisfy the bound :math:`|\psi| < 1` of Section 2 when ``||x|| <= 1`` and
+    :math:`|\sigma| < 1` on ``[-1, 1]``.
 
     Parameters
     ----------
@@ -341,9 +341,9 @@ def gaussian_data(
     scale: float = 1.0,
     labels: Callable[[np.ndarray], np.ndarray] | np.ndarray | None = None,
 ) -> LabelledSample:
-    """Gaussian inputs :math:`x \\sim N(0, \\mathrm{scale}^2 I_D)`, for Fourier and stump features.
+    r"""Gaussian inputs :math:`x \sim N(0, \mathrm{scale}^2 I_D)`, for Fourier and stump features.
 
-    Random Fourier features :math:`\\cos(w \\cdot x + b)` and decision stumps are bounded
+    Random Fourier features :math:`\cos(w \cdot x + b)` and decision stumps are bounded
     for every input, so the inputs need no scaling.
 
     Parameters
@@ -441,11 +441,11 @@ def constant_labels(T: int, value: float = 1.0) -> np.ndarray:
 
 
 def adversarial_label(prediction: float) -> float:
-    """The label in ``[-1, 1]`` farthest from the learner's prediction.
+    r"""The label in ``[-1, 1]`` farthest from the learner's prediction.
 
     An adaptive adversary for the online protocol of Section 2: after the learner commits
-    to :math:`f_t`, it reveals :math:`y_t = -\\mathrm{sign}(\\langle f_t, \\Phi(x_t)\\rangle)`
-    (``+1`` at a zero prediction), which maximises the loss :math:`\\ell_t(f_t)` of ICML
+    to :math:`f_t`, it reveals :math:`y_t = -\mathrm{sign}(\langle f_t, \Phi(x_t)\rangle)`
+    (``+1`` at a zero prediction), which maximises the loss :math:`\ell_t(f_t)` of ICML
     eq. (6) / arXiv eq. (5) over the label set.
 
     Parameters
@@ -468,11 +468,11 @@ def adversarial_label(prediction: float) -> float:
 
 
 def two_point_inputs(T: int, D: int, *, seed, gap: float = 1e-3) -> np.ndarray:
-    """Two nearly identical unit vectors, alternating: ``x0, x1, x0, x1, ...``.
+    r"""Two nearly identical unit vectors, alternating: ``x0, x1, x0, x1, ...``.
 
     The inputs repeat, so the kernel values :math:`k(x_s, x_t)` are as large as the
     family allows everywhere (for a rotation-invariant kernel on the sphere,
-    :math:`k(x_0, x_1) \\approx k(x_0, x_0)`): the Gram matrix is nearly rank one and the
+    :math:`k(x_0, x_1) \approx k(x_0, x_0)`): the Gram matrix is nearly rank one and the
     learner's scalar-product estimates all add up along one direction, the hardest case
     for the shrink step of Algorithm 1. Combine with :func:`alternating_labels` for labels
     that contradict each other on almost the same input.

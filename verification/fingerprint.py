@@ -1,4 +1,4 @@
-"""Fingerprints of the code a claim's trials reach: when stored trials still hold.
+r"""Fingerprints of the code a claim's trials reach: when stored trials still hold.
 
 A trial is a pure function of its claim's configuration, its seed and the code it runs, so a
 stored trial can be reused as long as that code is unchanged.  "The code" is split into
@@ -28,10 +28,10 @@ conservative set of :func:`conservative_units`.
 
 Examples
 --------
->>> units = source_units("import math\\nX = 1\\ndef f(a):\\n    '''doc'''\\n    return a + X\\n")
+>>> units = source_units("import math\nX = 1\ndef f(a):\n    '''doc'''\n    return a + X\n")
 >>> sorted(units)
 ['<module>', 'f']
->>> units == source_units("import math\\nX = 1\\ndef f(a):  # a comment\\n    return a + X\\n")
+>>> units == source_units("import math\nX = 1\ndef f(a):  # a comment\n    return a + X\n")
 True
 """
 

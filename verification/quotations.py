@@ -1,8 +1,8 @@
-"""Quotations checked character by character against a paper's text.
+r"""Quotations checked character by character against a paper's text.
 
 The texts this module searches are machine conversions of PDFs: Markdown prose with LaTeX
 math between dollar signs, Unicode letters where the PDF had them (``η``, ``μ``, ``–``),
-ligatures, converter escapes (``\\_``, ``\\(``) and links.  A quotation is written in
+ligatures, converter escapes (``\_``, ``\(``) and links.  A quotation is written in
 LaTeX.  Both are brought to one *normal form* by :func:`normalise` and the quotation must
 then occur in the text as one contiguous run of characters: nothing is fuzzy, no
 character may differ, none may be skipped.
@@ -10,22 +10,22 @@ character may differ, none may be skipped.
 What the normal form forgets, and why each is not evidence in a PDF conversion:
 
 * whitespace, all of it: the converter adds and drops spaces at will (``127dimensional``,
-  ``\\mathbf{x}_t, y_t ;``), and inside math spacing carries no meaning;
-* markup that only sets the type: ``$``, braces, ``\\left``/``\\right``, spacing commands
-  (``\\,``, ``\\quad``), alignment (``&``, ``\\\\``), and the style wrappers of letters and
-  words (``\\mathbf``, ``\\text``, ``\\operatorname``, ``\\mathrm``, ``\\emph``...), since
-  the converter writes ``\\mathbf{w}`` in one place and ``w`` in the next;
-* spellings of one symbol: ``\\eta`` and ``η``, ``\\leq`` and ``\\le`` and ``≤``, ``\\|``
-  and ``||``, ``\\underset{\\sigma}{\\mathbb{E}}`` and ``\\mathbb{E}_{\\sigma}``, ``\\ldots`` and ``\\dots`` and ``…``, ``\\tag{7}`` and ``(7)``, the Unicode
+  ``\mathbf{x}_t, y_t ;``), and inside math spacing carries no meaning;
+* markup that only sets the type: ``$``, braces, ``\left``/``\right``, spacing commands
+  (``\,``, ``\quad``), alignment (``&``, ``\\``), and the style wrappers of letters and
+  words (``\mathbf``, ``\text``, ``\operatorname``, ``\mathrm``, ``\emph``...), since
+  the converter writes ``\mathbf{w}`` in one place and ``w`` in the next;
+* spellings of one symbol: ``\eta`` and ``η``, ``\leq`` and ``\le`` and ``≤``, ``\|``
+  and ``||``, ``\underset{\sigma}{\mathbb{E}}`` and ``\mathbb{E}_{\sigma}``, ``\ldots`` and ``\dots`` and ``…``, ``\tag{7}`` and ``(7)``, the Unicode
   dashes and quotation marks and TeX's (two backquotes, two apostrophes), ligatures (``ﬁ``), the Greek variant
   letters (``ϵ``/``ε``);
 * Markdown: emphasis stars, links ``[text](#...)``, converter escapes, ``<sup>`` tags;
 * a hyphen that breaks a word at the end of a line.
 
 Everything else counts: letters, digits, case, operators, sub- and superscripts, and the
-semantic alphabets (``\\mathbb{P}`` becomes ``ℙ``, ``\\mathcal{H}`` ``ℋ``: not ``P``, ``H``).
+semantic alphabets (``\mathbb{P}`` becomes ``ℙ``, ``\mathcal{H}`` ``ℋ``: not ``P``, ``H``).
 A command's name is closed by an invisible separator, and a match may not start inside
-one, so that ``rac`` is not found in ``\\frac``.  A quotation that is not
+one, so that ``rac`` is not found in ``\frac``.  A quotation that is not
 in the text gets a :class:`Mismatch` with the longest prefix that is, where that prefix
 ends, and the first characters that differ.
 """
@@ -74,7 +74,7 @@ _END = "\u2063"
 
 
 def _alphabet(match) -> str:
-    """``\\mathbb{P}`` -> ``ℙ``, ``\\mathcal{H}`` -> ``ℋ``: the letter as the PDF prints it."""
+    r"""``\mathbb{P}`` -> ``ℙ``, ``\mathcal{H}`` -> ``ℋ``: the letter as the PDF prints it."""
     style = {"mathbb": "DOUBLE-STRUCK", "mathcal": "SCRIPT"}[match.group(1)]
     for name in (f"{style} CAPITAL {match.group(2)}", f"MATHEMATICAL {style} CAPITAL {match.group(2)}"):
         try:
@@ -169,7 +169,7 @@ def _group_end(chars: str, start: int) -> int:
 
 
 def _underset(normal: _Normal) -> _Normal:
-    """``\\underset{S}{E}`` -> ``E_{S}``: one printed symbol, an operator with a subscript
+    r"""``\underset{S}{E}`` -> ``E_{S}``: one printed symbol, an operator with a subscript
     set below it, which the conversion of a display writes either way."""
     chars, origin = normal.chars, normal.origin
     while (match := re.search(r"\\underset(?![A-Za-z])", chars)) is not None:
@@ -183,7 +183,7 @@ def _underset(normal: _Normal) -> _Normal:
 
 
 def normalise(text: str) -> str:
-    """The normal form in which a quotation and a paper's text are compared.
+    r"""The normal form in which a quotation and a paper's text are compared.
 
     Parameters
     ----------
@@ -197,9 +197,9 @@ def normalise(text: str) -> str:
 
     Examples
     --------
-    >>> normalise(r"We next set $\\eta$ and  ``m'' --- \\text{as} $\\frac{B}{2\\sqrt{T}}$")
-    'Wenextsetηand"m"-as\\\\frac\\u2063B2\\\\sqrt\\u2063T'
-    >>> normalise("ﬁnd η ≤ 1") == normalise(r"find $\\eta \\leq 1$")
+    >>> normalise(r"We next set $\eta$ and  ``m'' --- \text{as} $\frac{B}{2\sqrt{T}}$")
+    'Wenextsetηand"m"-as\\frac\u2063B2\\sqrt\u2063T'
+    >>> normalise("ﬁnd η ≤ 1") == normalise(r"find $\eta \leq 1$")
     True
     """
     return _normal_form(text).chars
@@ -324,11 +324,11 @@ class SearchableText:
 
 
 def locate(quotation: str, text: str) -> Location | Mismatch:
-    """Find ``quotation`` in ``text``; see :meth:`SearchableText.locate`.
+    r"""Find ``quotation`` in ``text``; see :meth:`SearchableText.locate`.
 
     Examples
     --------
-    >>> str(locate("the kernel trick", "Beyond\\nthe kernel  trick."))
+    >>> str(locate("the kernel trick", "Beyond\nthe kernel  trick."))
     "found at line 2: 'the kernel  trick'"
     >>> locate("the kernel track", "Beyond the kernel trick.").quotation_next
     'ack'

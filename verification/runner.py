@@ -114,9 +114,11 @@ class ClaimOutcome:
 
     @property
     def matches(self) -> bool:
+        """Whether the verdict is the one the claim expects (pre-registered in the catalog)."""
         return self.verdict.verdict == self.claim.expected
 
     def to_json(self) -> dict:
+        """The claim's entry of ``summary.json``: its verdict's fields, title, sources and rule."""
         v = self.verdict.to_json()
         keys = ("statistic", "bound", "interval", "level", "alpha", "tightness",
                 "counterexample", "elapsed_s", "min_detectable_ratio", "min_detectable_ratio_best_point",
@@ -137,9 +139,11 @@ class RunResult:
 
     @property
     def all_match(self) -> bool:
+        """Whether every claim's verdict is the one it expects."""
         return all(o.matches for o in self.outcomes)
 
     def to_json(self) -> dict:
+        """The run as ``summary.json`` holds it: the metadata and one entry per claim."""
         return {"meta": self.meta, "claims": [o.to_json() for o in self.outcomes]}
 
 

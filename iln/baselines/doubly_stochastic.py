@@ -1,4 +1,4 @@
-"""Doubly Stochastic Gradient Descent (Dai et al. 2014), the second Section 6 baseline.
+r"""Doubly Stochastic Gradient Descent (Dai et al. 2014), the second Section 6 baseline.
 
 Dai, Xie, He, Liang, Raj, Balcan, Song, *Scalable Kernel Methods via Doubly Stochastic
 Gradients* (NIPS 2014), Algorithms 1 (train) and 2 (predict), as the ICML Section 6
@@ -10,7 +10,7 @@ With ``w_{ij}`` the j-th feature of point i, the predictor before round t is
 
 .. math::
 
-    f_t(x) = \\sum_{i<t} \\sum_{j=1}^k a_{ij}\\, \\psi(x; w_{ij}) / k,
+    f_t(x) = \sum_{i<t} \sum_{j=1}^k a_{ij}\, \psi(x; w_{ij}) / k,
 
 and round t (with ``gamma_t = gamma0 / (1 + gamma1 (t - 1))``) does
 

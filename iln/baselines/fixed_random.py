@@ -1,4 +1,4 @@
-"""Fixed-Random: one set of random features shared by every point (Rahimi & Recht).
+r"""Fixed-Random: one set of random features shared by every point (Rahimi & Recht).
 
 The first baseline of the ICML Section 6 experiment ("Fixed-Random: sample a set
 of r features w_1, ..., w_r and evaluate these on all the train and test points";
@@ -9,8 +9,8 @@ the map
 
 .. math::
 
-    \\phi(x) = \\frac{1}{\\sqrt r}\\,(\\psi(x; w_1), \\dots, \\psi(x; w_r)),
-    \\qquad w_j \\sim \\mu \\text{ iid},
+    \phi(x) = \frac{1}{\sqrt r}\,(\psi(x; w_1), \dots, \psi(x; w_r)),
+    \qquad w_j \sim \mu \text{ iid},
 
 has ``phi(x) . phi(x') = (1/r) sum_j psi(x; w_j) psi(x'; w_j) -> k(x, x')`` as r grows
 (ICML eq. 2-3), and the learner fits a linear predictor ``theta . phi(x)``.  With

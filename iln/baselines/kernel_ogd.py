@@ -1,4 +1,4 @@
-"""Exact-kernel online gradient descent with projection: the kernel-trick learner.
+r"""Exact-kernel online gradient descent with projection: the kernel-trick learner.
 
 Online gradient descent (Zinkevich 2003) in the RKHS of ``k``, as in ICML Section 5
 (eq. 9 and the update ``f_{t+1} = f_t - eta grad_t`` before it; arXiv Section 5), with
@@ -6,7 +6,7 @@ the exact gradient
 
 .. math::
 
-    \\nabla_t = (\\langle f_t, \\Phi(x_t) \\rangle - y_t)\\, \\Phi(x_t)
+    \nabla_t = (\langle f_t, \Phi(x_t) \rangle - y_t)\, \Phi(x_t)
 
 and the Euclidean projection onto the ball ``||f|| <= B`` of the comparison class
 ``H^B_mu`` (ICML/arXiv Section 2): ``f_{t+1} = Proj_B(f_t - eta nabla_t)``.  This is

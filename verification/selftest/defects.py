@@ -95,6 +95,7 @@ class Defect:
             undo()
 
     def to_json(self) -> dict:
+        """The defect as the self-test document lists it: what it breaks, where, and its edits."""
         return {"name": self.name, "module": self.module, "description": self.description,
                 "breaks": self.breaks, "check_added": self.check_added,
                 "edits": edits_json(self.edits)}

@@ -93,6 +93,7 @@ class CodeEdit:
 
     @property
     def where(self) -> str:
+        """The edited function, as ``module.qualname``."""
         return f"{self.module}.{self.qualname}"
 
     def apply(self) -> Callable[[], None]:
@@ -156,6 +157,7 @@ class CompiledModuleEdit:
 
     @property
     def where(self) -> str:
+        """The edited kernel module and the entry points that call it."""
         return f"{self.module} ({', '.join(self.entry_points)})"
 
     def apply(self) -> Callable[[], None]:

@@ -78,6 +78,7 @@ class SuiteOutcome:
 
     @property
     def counts(self) -> dict[str, int]:
+        """How many of the part's tests ended in each outcome (passed, failed, skipped, ...)."""
         out: dict[str, int] = {}
         for t in self.tests:
             out[t["outcome"]] = out.get(t["outcome"], 0) + 1
@@ -90,6 +91,7 @@ class SuiteOutcome:
             {"failed", "error"} & set(self.counts))
 
     def to_json(self) -> dict:
+        """The part's entry of the self-test document."""
         return {"part": self.part, "passed": self.passed, "counts": self.counts,
                 "returncode": self.returncode, "elapsed_s": self.elapsed_s, "tests": self.tests}
 
