@@ -62,6 +62,14 @@ def _minutes(seconds: float) -> str:
     return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
 
 
+def _entry(per_trial: dict[str, float], wall: dict[str, Any] | None, source: Path) -> dict[str, Any]:
+    """A profile's entry of costs.json, from either source: seconds per trial by claim, their
+    median, the wall time (or None), the source's file name and today's date."""
+    return {"per_trial_s": {c: round(v, 6) for c, v in per_trial.items()}, "wall": wall,
+            "median_per_trial_s": round(statistics.median(per_trial.values()), 6) if per_trial else None,
+            "measured_from": Path(source).name, "written": _dt.date.today().isoformat()}
+
+
 def measure(store: Path, profile: str) -> dict[str, Any]:
     """The costs of ``profile`` in ``store``: seconds per trial by claim (its latest verdict's
     seconds over its trials) and the wall time of the latest finished run of every claim of
@@ -96,9 +104,7 @@ def measure(store: Path, profile: str) -> dict[str, Any]:
                     "trial_s": round(sum(latest[c]["elapsed_s"] for c in everything if c in latest), 1),
                     "machine": meta.get("machine", "unknown"), "date": str(run.started)[:10],
                     "revision": meta.get("git_revision", "unknown")}
-    return {"per_trial_s": {c: round(s, 6) for c, s in per_trial.items()}, "wall": wall,
-            "median_per_trial_s": round(statistics.median(per_trial.values()), 6) if per_trial else None,
-            "measured_from": Path(store).name, "written": _dt.date.today().isoformat()}
+    return _entry(per_trial, wall, store)
 
 
 def measure_selftest(document: Path, profile: str) -> dict[str, Any]:
@@ -127,9 +133,7 @@ def measure_selftest(document: Path, profile: str) -> dict[str, Any]:
             "trial_s": round(statistics.median(sum(s["trial_s"].values()) for s in seeds), 1),
             "machine": meta.get("machine", f"the self-test campaign's machine, {len(seeds)} seeds' median"),
             "date": str(meta.get("started", ""))[:10], "revision": meta.get("git_revision", "unknown")}
-    return {"per_trial_s": {c: round(v, 6) for c, v in per_trial.items()}, "wall": wall,
-            "median_per_trial_s": round(statistics.median(per_trial.values()), 6),
-            "measured_from": Path(document).name, "written": _dt.date.today().isoformat()}
+    return _entry(per_trial, wall, document)
 
 
 def main(argv: list[str] | None = None) -> int:
