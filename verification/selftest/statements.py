@@ -239,20 +239,17 @@ def _grad_norm_halved() -> dict:
             "grad_sq": _fraction(grad_sq), "mutant_bound": _fraction(loss), "violates_mutant": grad_sq > loss}
 
 
-def _variance_prefactor() -> dict:
-    # The claim's sign_two_point state: every term of Algorithm 2 is +-c ||alpha^(t)||_1 with
-    # probability 1/2 and <f_t, Phi(x_t)> = 0, so V[bar grad_t] = (c a)^2 k / m exactly given
-    # the state's a = ||alpha^(t)||_1 (eta = 0.12, t = 41).
-    from verification.claims.iln.lemma2 import probe_state
+_VARIANCE_INSTANCE = ("sign features psi = 0.999 sign(w.x), t = 2, B = 1, eta = 1/16, ||alpha^(2)||_1 = 17/16, "
+                      "p = 1/2, m = 1")
 
-    state = probe_state("sign_two_point")
-    c, k = Fraction(998001, 1000000), Fraction(998001, 1000000)
-    a = Fraction(state.alpha_l1)
-    variance = (c * a) ** 2 * k  # m = 1
-    bound = (Fraction(state.eta) * state.t) ** 2
-    return {"instance": "sign_two_point state (iln.lemma3.variance), m = 1", "t": state.t,
-            "eta": state.eta, "alpha_l1": round(state.alpha_l1, 9), "variance": round(float(variance), 6),
-            "mutant_bound": round(float(bound), 6), "violates_mutant": variance > bound}
+
+def _variance_prefactor() -> dict:
+    # An instance of iln.lemma3.variance's specification: t = 2, B = 1, eta = 1/16, the largest
+    # l1 norm Lemma 5 allows (a = 17/16), p = 1/2, s = 0.999, m = 1: V = a^2 s^6 exactly.
+    a, s = Fraction(17, 16), Fraction(999, 1000)
+    variance, bound = a**2 * s**6, (Fraction(1, 16) * 2) ** 2
+    return {"instance": _VARIANCE_INSTANCE, "variance": round(float(variance), 9),
+            "mutant_bound": _fraction(bound), "violates_mutant": variance > bound}
 
 
 def _zero_comparator_quartered() -> dict:
@@ -638,13 +635,14 @@ _CATALOG = (
         claim="iln.lemma3.variance",
         kind="prefactor dropped",
         statement="V[bar grad_t] <= (eta t)^2 / m (Lemma 3 without the prefactor (16B + 1)^2)",
-        edits=(CodeEdit(_THEORY, "variance_bound", "return _out(_alpha_l1_bound(B, eta, t) ** 2 / m)",
-                        "return _out((eta * t) ** 2 / m)"),),
+        # The statement is the specification's formula (verification.search): its decision
+        # decides the mutant instead, at the instances the unmutated search found.
+        edits=(CodeEdit("verification.claims.iln.lemma3", "variance_decide", "search.decide(VARIANCE,",
+                        "search.decide(VARIANCE.with_side('printed', '(eta * t)**2 / m'),"),),
         counterexample=_variance_prefactor,
-        stored={"instance": "sign_two_point state (iln.lemma3.variance), m = 1", "t": 41, "eta": 0.12,
-                "alpha_l1": 16.792686739, "variance": 280.306586, "mutant_bound": 24.2064},
-        why="At the sign_two_point state each term of Algorithm 2 is +-0.998 ||alpha^(t)||_1 with "
-            "probability 1/2 around 0: V = (0.998001 * 16.79)^2 * 0.998001 = 280.3 > (0.12 * 41)^2 = 24.2.",
+        stored={"instance": _VARIANCE_INSTANCE, "variance": 1.122149724, "mutant_bound": "1/64"},
+        why="Each term of Algorithm 2 is +-0.998 ||alpha||_1 with probability 1/2 around 0: V = (17/16)^2 "
+            "0.999^6 = 1.12 > (2/16)^2 = 1/64.",
     ),
     StatementMutant(
         name="zero_comparator_quartered",

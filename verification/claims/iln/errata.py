@@ -59,8 +59,9 @@ register_erratum(Erratum(
                    "of m copies of ||alpha||_1 sgn(alpha_i) psi(x_i; w) psi(x_t; w).",
     corrected=r"V[E_t] = \frac{1}{m} V[\|\alpha^{(t)}\|_1 \operatorname{sgn}(\alpha_i) "
               r"\psi(\mathbf{x}_i; \mathbf{w}) \psi(\mathbf{x}_t; \mathbf{w})] \le \frac{\|\alpha^{(t)}\|_1^2}{m}",
-    check="iln.lemma3.variance checks both V[E_t] <= ||alpha^(t)||_1^2 / m at the replayed states and "
-          "the lemma's ((16B+1) eta t)^2 / m; at m = 1 on the two-point state the first is attained.",
+    check="iln.lemma3.variance computes V[bar grad_t] = 4 ||alpha^(t)||_1^2 s^6 p (1 - p) / m exactly on sign "
+          "features (the two-point laws, where V[E_t] reaches s^4 ||alpha^(t)||_1^2 / m at p = 1/2) and "
+          "searches it against the lemma's ((16B+1) eta t)^2 / m over every l1 norm Lemma 5 allows.",
     kind=QUOTED,
     quotes=(
         Quote("ICML", "Appendix B.3, proof of Lemma 3",
