@@ -146,7 +146,7 @@ class _Searcher:
     def __init__(self, spec: Statement, side: str):
         self.spec, self.side = spec, side
         self.formula = Formula(spec.sides()[side])
-        self.domain, self.plan = spec.domain, spec.plan
+        self.domain, self.plan = spec.domain_of(side), spec.plan
         self.cells: dict[tuple, Probe] = {}
         self.tried: dict[str, set] = {k: set() for k in self.domain.cell}
         self.line_range = [math.inf, -math.inf]
