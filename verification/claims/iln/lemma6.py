@@ -10,24 +10,23 @@ inclusion as a probability bound,
     P[penalty and not (E1 or E2)] <= 0,
 
 whose left side is exact on sign features: ``E_t = a s^2 (2K/m - 1)``, ``K ~ Binomial(m, p)``
-(``a = ||alpha^(t)||_1``, ``||Phi(x_t)|| = s``), and given ``E_t`` the penalty and the events are
+(``a = ||alpha^(t)||_1``, ``||Phi(x_t)|| = s``, ``p`` the law's), and given ``E_t`` the penalty and the events are
 decided by the geometry of ``f_t``, ``Phi(x_t)`` and ``f*`` (:func:`outside_events_exact`).  The
 inclusion gives ``P_t(f*) <= P[E1 or E2]``; the printed strict ``<`` is false whenever both are 0
 (round t = 1: the claim's erratum) and is not what the proof shows.
 
 The variables: m; ``B >= 1``; ``eta in (0, 1/8)``; ``s in (0, 1)``; the state of round t through
 ``level = a s^2 / (16B) >= 0`` (the largest ``|E_t|`` in units of the shrink threshold; 0 is
-round 1's ``alpha^(1) = 0``), ``p`` (the law: ``<f_t, Phi(x_t)> = a s^2 (2p - 1)``) and ``spread``
-(``||f_t||`` from ``|<f_t, Phi(x_t)>| / s`` at 0 to the triangle inequality's ``a s`` at 1); the label
-``y in [-1, 1]``; ``f*`` through its projection on the plane of ``Phi(x_t)`` and ``f_t`` (the only
-part the penalty reads: ``||u - f*||^2 - ||v - f*||^2`` is linear in ``f*``), radius ``rho B``,
-``rho in [0, 1)``, and angle ``phi``; and ``printed_reading``: 1 for the printed Algorithm 1 (its
+round 1's ``alpha^(1) = 0``), ``bias`` (the law: a term is positive with probability
+``p = (1 + bias) / 2``, ``<f_t, Phi(x_t)> = a s^2 bias``; ``bias < 0`` is the mirror image, with ``-y``)
+and ``spread`` (``||f_t||`` from ``|<f_t, Phi(x_t)>| / s`` at 0 to the triangle inequality's ``a s`` at
+1); the label ``y in [-1, 1]``; ``f*`` chosen by the evaluator as the worst of the open ball
+(:func:`adversary`: the penalty reads only its projection on the plane of ``Phi(x_t)`` and ``f_t``,
+linearly, so the supremum over the ball is explicit); and ``printed_reading``: 1 for the printed Algorithm 1 (its
 step ``alpha_t^(t+1) = -eta (y_t - E_t)``, an ascent, decided violated in iln.alg1.update_sign)
 with the printed events (``|E_t| > 16B``), 0 for the correction (the descent step, and events with
-``|E_t| >= 16B``, the threshold at which Algorithm 1 shrinks: the errata's ``>=``).  The right
-sides read it: the printed side is ``0`` at the printed reading and the vacuous ``2`` at the
-corrected one, the corrected side the other way round, so that each side decides its own
-reading only.
+``|E_t| >= 16B``, the threshold at which Algorithm 1 shrinks: the errata's ``>=``).  Each side
+is searched over its own reading only (``pinned``): the printed side over the printed one.
 
 The geometric superset: the search takes every such configuration, reachable by Algorithm 1 or
 not; the proof uses nothing else (``||Phi(x_t)|| < 1``, ``||f*|| < B``, ``|y_t| <= 1``,
@@ -47,7 +46,9 @@ generated edits of the right sides cannot tighten it (see the report).
 
 from __future__ import annotations
 
+import functools
 import math
+from dataclasses import replace
 
 import numpy as np
 from scipy import special, stats
@@ -63,19 +64,18 @@ EVENT_THRESHOLD = 16.0
 
 
 def _geometry(instance) -> dict:
-    """``f_t``, ``Phi(x_t)`` and the projection of ``f*`` in an orthonormal basis of their plane."""
-    B, s, level, p = instance["B"], instance["s"], instance["level"], instance["p"]
+    """``f_t`` and ``Phi(x_t)`` in an orthonormal basis of their plane, and the law's ``p``."""
+    B, s, level, bias = instance["B"], instance["s"], instance["level"], instance["bias"]
     a = EVENT_THRESHOLD * B * level / s**2
-    along = a * s * (2 * p - 1)  # <f_t, Phi(x_t)> / s
-    norm = a * s * (abs(2 * p - 1) + instance["spread"] * (1 - abs(2 * p - 1)))
-    radius = instance["rho"] * B
-    return {"a": a, "f": np.array([along, math.sqrt(max(norm**2 - along**2, 0.0))]), "f_norm": norm,
-            "phi": np.array([s, 0.0]), "star": radius * np.array([math.cos(instance["phi"]), math.sin(instance["phi"])])}
+    along = a * s * bias  # <f_t, Phi(x_t)> / s
+    norm = a * s * (bias + instance["spread"] * (1 - bias))
+    return {"p": (1 + bias) / 2, "f": np.array([along, math.sqrt(max(norm**2 - along**2, 0.0))]), "f_norm": norm,
+            "phi": np.array([s, 0.0])}
 
 
-def round_outcomes(instance, estimates: np.ndarray) -> dict[str, np.ndarray]:
-    """For each value of ``E_t``: whether Algorithm 1 shrinks, whether the step hurts ``f*`` (the
-    penalty), and the events ``E1``, ``E2`` of the instance's reading."""
+def _steps(instance, estimates: np.ndarray) -> dict[str, np.ndarray]:
+    """For each value of ``E_t``: Algorithm 1's ``f_{t+1}``, the descent step ``hat f_{t+1}``,
+    whether it shrinks, and the events ``E1``, ``E2`` of the instance's reading."""
     g, B, eta, y = _geometry(instance), instance["B"], instance["eta"], instance["y"]
     printed = instance["printed_reading"] == 1
     # Algorithm 1 (both versions) shrinks unless |E_t| < 16B; theory holds the shipped constants.
@@ -83,11 +83,45 @@ def round_outcomes(instance, estimates: np.ndarray) -> dict[str, np.ndarray]:
     residual = (estimates - y)[:, None]
     hat = g["f"] - eta * residual * g["phi"]
     stepped = g["f"] + eta * residual * g["phi"] if printed else hat
-    following = np.where(shrink[:, None], theory.SHRINK_FACTOR * g["f"], stepped)
-    penalty = np.sum((following - g["star"]) ** 2, axis=1) > np.sum((hat - g["star"]) ** 2, axis=1)
     large = np.abs(estimates) > EVENT_THRESHOLD * B if printed else np.abs(estimates) >= EVENT_THRESHOLD * B
-    return {"shrink": shrink, "penalty": penalty,
-            "E1": large & (np.abs(estimates) > g["f_norm"] / (4 * eta)), "E2": large & (g["f_norm"] < 8 * B)}
+    return {"following": np.where(shrink[:, None], theory.SHRINK_FACTOR * g["f"], stepped), "hat": hat,
+            "shrink": shrink, "E1": large & (np.abs(estimates) > g["f_norm"] / (4 * eta)),
+            "E2": large & (g["f_norm"] < 8 * B)}
+
+
+def adversary(instance) -> np.ndarray:
+    """The ``f*`` of the instance (its projection on the plane of ``f_t`` and ``Phi(x_t)``).
+
+    ``||f_{t+1} - f*||^2 - ||hat f_{t+1} - f*||^2`` is linear in ``f*``: over the open ball of radius B
+    its supremum is ``||f_{t+1}||^2 - ||hat f_{t+1}||^2 + 2B ||f_{t+1} - hat f_{t+1}||``, approached along
+    ``-(f_{t+1} - hat f_{t+1})``.  Of the values of ``E_t`` outside both events where some ``f*`` is hurt,
+    the most probable one picks ``f*`` on that ray, halfway between where it is hurt and the sphere (so
+    strictly inside the ball): every ``E_t`` outside the events that hurts no ``f*`` leaves the left side
+    0 for every ``f*``, and one that hurts some has positive probability at this one.
+    """
+    estimates, log_pmf = _law(instance)
+    o = _steps(instance, estimates)
+    d = o["following"] - o["hat"]
+    length = np.sqrt(np.sum(d**2, axis=1))
+    # ||f_{t+1}||^2 - ||hat f_{t+1}||^2 as a product: exact enough where both are tiny (eta, s -> 0).
+    base = np.sum(d * (o["following"] + o["hat"]), axis=1)
+    B = instance["B"]
+    hurt = ~(o["E1"] | o["E2"]) & (length > 0) & (base + 2 * B * length > 0) & np.isfinite(log_pmf)
+    if not hurt.any():
+        return np.zeros(2)
+    k = int(np.argmax(np.where(hurt, log_pmf, -np.inf)))
+    radius = (max(0.0, -base[k] / (2 * B * length[k])) + 1.0) / 2
+    return -radius * B * d[k] / length[k]
+
+
+def round_outcomes(instance, estimates: np.ndarray) -> dict[str, np.ndarray]:
+    """For each value of ``E_t``: whether Algorithm 1 shrinks, whether its step hurts the instance's
+    ``f*`` (:func:`adversary`) against the descent step (the penalty), and the events."""
+    o, star = _steps(instance, estimates), adversary(instance)
+    # ||f_{t+1} - f*||^2 - ||hat f_{t+1} - f*||^2 = (f_{t+1} - hat) . (f_{t+1} + hat - 2 f*): no
+    # cancellation of two squared distances when the step is tiny.
+    penalty = np.sum((o["following"] - o["hat"]) * (o["following"] + o["hat"] - 2 * star), axis=1) > 0
+    return {"shrink": o["shrink"], "penalty": penalty, "E1": o["E1"], "E2": o["E2"]}
 
 
 def _law(instance) -> tuple[np.ndarray, np.ndarray]:
@@ -97,7 +131,7 @@ def _law(instance) -> tuple[np.ndarray, np.ndarray]:
     # a s^2 = 16 B level: written so that level = 1 puts |E_t| at 16B exactly (the tie).
     estimates = EVENT_THRESHOLD * instance["B"] * instance["level"] * (2 * k - m) / m
     with np.errstate(divide="ignore"):
-        return estimates, stats.binom.logpmf(k, m, instance["p"])
+        return estimates, stats.binom.logpmf(k, m, (1 + instance["bias"]) / 2)
 
 
 def outside_events_exact(instance) -> np.ndarray:
@@ -121,10 +155,13 @@ def outside_events_trial(instance, seed) -> bool:
     step from it: whether the step hurts ``f*`` outside ``E1`` and ``E2``."""
     B, s = instance["B"], instance["s"]
     a = EVENT_THRESHOLD * B * instance["level"] / s**2
-    estimate, _ = sign_feature_estimate(a, instance["p"], s, instance["m"], seed)
+    estimate, _ = sign_feature_estimate(a, (1 + instance["bias"]) / 2, s, instance["m"], seed)
     o = round_outcomes(instance, np.array([estimate]))
     return bool(o["penalty"][0] and not (o["E1"][0] or o["E2"][0]))
 
+
+#: the name of the corrected side.
+_CORRECTED = "descent step, events at |E_t| >= 16B"
 
 EVENTS = search.Statement(
     id="iln.lemma6.events",
@@ -135,25 +172,32 @@ EVENTS = search.Statement(
         B=search.Reals(1.0, math.inf, cap_high=1e6, per_decade=1),
         eta=search.Reals(0.0, 0.125, open_low=True, open_high=True, per_decade=1),
         s=search.Reals(0.0, 1.0, open_low=True, open_high=True, per_decade=1),
-        level=search.Reals(0.0, math.inf, cap_high=1e6, per_decade=2, ties=level_ties),
-        p=search.Reals(0.0, 1.0, per_decade=1),
+        level=search.Reals(0.0, math.inf, open_low=True, cap_low=1e-12, cap_high=1e6, per_decade=8, ties=level_ties),
+        bias=search.Reals(0.0, 1.0, per_decade=1),
         spread=search.Reals(0.0, 1.0, per_decade=1),
         y=search.Reals(-1.0, 1.0, per_decade=1),
-        rho=search.Reals(0.0, 1.0, open_high=True, per_decade=1),
-        phi=search.Reals(0.0, 2 * math.pi, open_high=True, per_decade=1),
     ),
     lhs=search.LeftSide("P[||f_{t+1} - f*|| > ||hat f_{t+1} - f*|| and not (E1 or E2)]", exact=outside_events_exact,
                         sample=outside_events_trial),
-    printed="2 - 2 * printed_reading",
-    corrected={"descent step, events at |E_t| >= 16B": "2 * printed_reading"},
+    printed="0",
+    corrected={_CORRECTED: "0"},
+    pinned={"printed": {"printed_reading": 1}, _CORRECTED: {"printed_reading": 0}},
     plan=search.Plan(budget=12000, coarse=2),
     scope="Round t of Algorithm 1 on sign features psi(x; w) = s sign(w . x), s in (0, 1): every state through "
-          "level = ||alpha^(t)||_1 s^2 / (16B) >= 0 (capped at 1e6), the law p of Algorithm 2's terms and "
-          "||f_t|| between |<f_t, Phi(x_t)>| / s and ||alpha^(t)||_1 s, every label and every f* of norm below B "
-          "(its projection on the plane of f_t and Phi(x_t), all the penalty reads), whether Algorithm 1 reaches "
+          "level = ||alpha^(t)||_1 s^2 / (16B) from 1e-12 to 1e6 (level 0, round 1's alpha^(1) = 0, is the limit "
+          "of the searched values: every outcome is continuous there), the law p >= 1/2 of Algorithm 2's terms (p < 1/2 is the mirror image, with -y) and "
+          "||f_t|| between |<f_t, Phi(x_t)>| / s and ||alpha^(t)||_1 s, every label, and the worst f* of norm below B "
+          "for each (the adversary: its projection on the plane of f_t and Phi(x_t), all the penalty reads), whether Algorithm 1 reaches "
           "the state or not (the proof uses only these facts; round 1 is level 0). Feature laws with more than "
           "two values are not searched (no exact evaluator).",
 )
+
+
+@functools.cache
+def over_reading(reading: int) -> search.Statement:
+    """:data:`EVENTS` with both sides searched over one reading (1: the printed step and events;
+    0: the corrected ones): the correction claimed for the printed Algorithm 1 is ``over_reading(1)``."""
+    return replace(EVENTS, pinned={side: {"printed_reading": reading} for side in EVENTS.sides()})
 
 
 def events_trial(config, seed) -> dict:
