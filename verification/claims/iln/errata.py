@@ -243,8 +243,9 @@ register_erratum(Erratum(
                    "Algorithm 2 take finitely many values when psi does, so the case has positive "
                    "probability for some feature families.",
     corrected=r"\mathcal{E}_0^t, \mathcal{E}_1^t, \mathcal{E}_2^t \text{ with } |E_t| \ge 16B",
-    check="iln.lemma6.events counts the replays that shrink at exactly 16B (shrinks_at_exactly_16B) and "
-          "checks that every penalty event lies in E1 or E2; with >= the events only grow.",
+    check="iln.lemma6.events decides the printed reading (events at > 16B, with the printed step) and the "
+          "corrected one (events at >= 16B, with the descent step) each over every state on sign features, "
+          "the tie |E_t| = 16B among the levels searched; with >= the events only grow.",
     kind=QUOTED,
     quotes=(
         Quote("ICML", "Section 3, Algorithm 1", r"if $|E_t| < 16B$ then"),
