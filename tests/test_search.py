@@ -127,6 +127,29 @@ def test_every_choice_is_tried():
     assert found.best[0].point["law"] == "c"
 
 
+def test_a_pinned_choice_holds_each_side_to_its_reading():
+    """The printed side searches only the printed reading, the correction only its own: a left side
+    that exceeds the bound only under reading "b" violates the side pinned there, not the other."""
+    domain = Domain(reading=Choice(["a", "b"]), eps=Reals(0, math.inf, open_low=True, ends=RightSideEnds()))
+
+    def exact(env):
+        return -np.asarray(env["eps"]) ** 2 + (0.1 if env["reading"] == "b" else -1.0)
+
+    spec = Statement("synthetic.bound", domain, LeftSide("P[A]", exact=exact, sample=_never), printed="exp(-eps**2)",
+                     corrected={"fixed": "exp(-eps**2)"}, pinned={"printed": {"reading": "b"}, "fixed": {"reading": "a"}})
+    printed, fixed = search_side(spec, "printed"), search_side(spec, "fixed")
+    assert printed.coverage["reading"]["searched"] == ["b"]
+    assert printed.smallest_violation is not None
+    assert fixed.coverage["reading"]["searched"] == ["a"]
+    assert fixed.smallest_violation is None
+    assert fixed.coverage["reading"]["covered"]
+    assert spec.declared()["pinned"] == {"printed": {"reading": "b"}, "fixed": {"reading": "a"}}
+    with pytest.raises(ValueError, match="pinned"):
+        Statement("synthetic.bound", domain, spec.lhs, printed="exp(-eps**2)", pinned={"printed": {"reading": "c"}})
+    with pytest.raises(ValueError, match="pinned"):
+        Statement("synthetic.bound", domain, spec.lhs, printed="exp(-eps**2)", pinned={"other": {"reading": "a"}})
+
+
 # -- planted maxima -------------------------------------------------------------------------
 
 def test_the_search_finds_a_bound_that_fails_only_at_m_7():

@@ -146,7 +146,7 @@ class _Searcher:
     def __init__(self, spec: Statement, side: str):
         self.spec, self.side = spec, side
         self.formula = Formula(spec.sides()[side])
-        self.domain, self.plan = spec.domain, spec.plan
+        self.domain, self.plan = spec.domain_of(side), spec.plan
         self.cells: dict[tuple, Probe] = {}
         self.tried: dict[str, set] = {k: set() for k in self.domain.cell}
         self.line_range = [math.inf, -math.inf]
@@ -303,14 +303,17 @@ class _Searcher:
         grid = np.asarray(var.values())
         i = int(np.searchsorted(grid, cell[name]))
         low, high = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
-        if not low < high:
+        # A ratio of +-inf (a left side of 0, or a right side of 0: an inclusion's bound) has no
+        # slope to follow; Brent's arithmetic on it would only produce nan.
+        if not low < high or not math.isfinite(self.evaluate(cell)):
             return cell
         scale = np.log if var.log_scale else (lambda x: x)
         back = np.exp if var.log_scale else (lambda x: x)
-        result = minimize_scalar(lambda u: -self.evaluate({**cell, name: float(np.clip(back(u), low, high))}),
-                                 bounds=(float(scale(low)), float(scale(high))), method="bounded",
-                                 # a part in 1e6 of the bracket: the ties, not this, find a jump's edge.
-                                 options={"xatol": 1e-6 * float(scale(high) - scale(low)), "maxiter": 25})
+        with np.errstate(invalid="ignore", over="ignore"):  # a neighbour's ratio may be infinite
+            result = minimize_scalar(lambda u: -self.evaluate({**cell, name: float(np.clip(back(u), low, high))}),
+                                     bounds=(float(scale(low)), float(scale(high))), method="bounded",
+                                     # a part in 1e6 of the bracket: the ties, not this, find a jump's edge.
+                                     options={"xatol": 1e-6 * float(scale(high) - scale(low)), "maxiter": 25})
         best = {**cell, name: float(np.clip(back(result.x), low, high))}
         return best if self.evaluate(best) >= self.evaluate(cell) else cell
 

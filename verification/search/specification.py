@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from verification.search.domain import Domain
+from verification.search.domain import Choice, Domain
 from verification.search.formula import Formula
 
 __all__ = ["EXPECTATION", "PRINTED", "PROBABILITY", "ExactValue", "LeftSide", "Plan", "Statement", "declared_domain",
@@ -165,6 +165,11 @@ class Statement:
     shipped : mapping name -> callable ``(instance) -> float``, optional
         The shipped code's own value of a right side (a function of :mod:`iln.theory` that
         users and other claims call), checked equal to the formula at the searched instances.
+    pinned : mapping side -> (mapping variable -> option), optional
+        Choice variables a side's search holds at one option: the reading a side is about,
+        when the printed and the corrected statements differ in the left side (the printed
+        algorithm under the printed side, the corrected one under its correction) rather than
+        in the right side alone.  Each side's coverage names the option it searched.
     """
 
     id: str
@@ -175,9 +180,18 @@ class Statement:
     scope: str = ""
     plan: Plan = field(default_factory=Plan)
     shipped: Mapping[str, Callable[[Mapping[str, Any]], float]] = field(default_factory=dict)
+    pinned: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self):
         object.__setattr__(self, "corrected", dict(self.corrected))
+        for side, held in self.pinned.items():
+            if side not in self.sides():
+                raise ValueError(f"pinned: statement {self.id} has no side {side!r} (sides: {list(self.sides())})")
+            for name, option in held.items():
+                var = self.domain.get(name)
+                if not isinstance(var, Choice) or option not in var.options:
+                    raise ValueError(f"pinned: {side}'s {name} = {option!r} is not an option of a Choice "
+                                     f"variable of statement {self.id}")
         if PRINTED in self.corrected:
             raise ValueError(f"corrected: {PRINTED!r} names the printed side")
         unknown_sides = sorted(set(self.shipped) - set(self.sides()))
@@ -188,6 +202,14 @@ class Statement:
             if unknown:
                 raise ValueError(f"statement {self.id}: the {name} right side {text!r} reads {unknown}, "
                                  f"which are not variables of its domain {list(self.domain)}")
+
+    def domain_of(self, side: str) -> Domain:
+        """The domain ``side`` is searched over: the statement's, with its pinned choices held."""
+        held = self.pinned.get(side, {})
+        if not held:
+            return self.domain
+        return Domain(**{k: (Choice((held[k],), var.admissible()["text"]) if k in held else var)
+                         for k, var in self.domain.items()})
 
     def sides(self) -> dict[str, str]:
         """The right sides by name, printed first."""
@@ -204,7 +226,7 @@ class Statement:
     def declared(self) -> dict[str, Any]:
         """The declared domain and right sides, JSON-ready (``iln-verify list --json``)."""
         return {"variables": self.domain.declared(), "scope": self.scope, "lhs": self.lhs.text,
-                "sides": self.sides(),
+                "sides": self.sides(), **({"pinned": {k: dict(v) for k, v in self.pinned.items()}} if self.pinned else {}),
                 "plan": {k: getattr(self.plan, k) for k in self.plan.__dataclass_fields__}}
 
 

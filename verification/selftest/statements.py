@@ -57,8 +57,10 @@ __all__ = ["KINDS", "MUTANTS", "STATEMENTS", "StatementMutant", "for_claims", "g
 #: the statements of a claim a mutant can tighten: the one the paper prints, or its correction.
 STATEMENTS = ("printed", "corrected")
 #: the ways a statement is tightened.
+#: "domain widened": a corrected statement claimed over a reading it excludes (the printed
+#: algorithm), where its bound, 0, has nothing to tighten.
 KINDS = ("constant halved", "prefactor dropped", "exponent doubled", "exponent halved",
-         "delta-dependence weakened", "factor dropped")
+         "delta-dependence weakened", "factor dropped", "domain widened")
 
 
 @dataclass(frozen=True)
@@ -239,20 +241,17 @@ def _grad_norm_halved() -> dict:
             "grad_sq": _fraction(grad_sq), "mutant_bound": _fraction(loss), "violates_mutant": grad_sq > loss}
 
 
-def _variance_prefactor() -> dict:
-    # The claim's sign_two_point state: every term of Algorithm 2 is +-c ||alpha^(t)||_1 with
-    # probability 1/2 and <f_t, Phi(x_t)> = 0, so V[bar grad_t] = (c a)^2 k / m exactly given
-    # the state's a = ||alpha^(t)||_1 (eta = 0.12, t = 41).
-    from verification.claims.iln.lemma2 import probe_state
+_VARIANCE_INSTANCE = ("sign features psi = 0.999 sign(w.x), t = 2, B = 1, eta = 1/16, ||alpha^(2)||_1 = 17/16, "
+                      "p = 1/2, m = 1")
 
-    state = probe_state("sign_two_point")
-    c, k = Fraction(998001, 1000000), Fraction(998001, 1000000)
-    a = Fraction(state.alpha_l1)
-    variance = (c * a) ** 2 * k  # m = 1
-    bound = (Fraction(state.eta) * state.t) ** 2
-    return {"instance": "sign_two_point state (iln.lemma3.variance), m = 1", "t": state.t,
-            "eta": state.eta, "alpha_l1": round(state.alpha_l1, 9), "variance": round(float(variance), 6),
-            "mutant_bound": round(float(bound), 6), "violates_mutant": variance > bound}
+
+def _variance_prefactor() -> dict:
+    # An instance of iln.lemma3.variance's specification: t = 2, B = 1, eta = 1/16, the largest
+    # l1 norm Lemma 5 allows (a = 17/16), p = 1/2, s = 0.999, m = 1: V = a^2 s^6 exactly.
+    a, s = Fraction(17, 16), Fraction(999, 1000)
+    variance, bound = a**2 * s**6, (Fraction(1, 16) * 2) ** 2
+    return {"instance": _VARIANCE_INSTANCE, "variance": round(float(variance), 9),
+            "mutant_bound": _fraction(bound), "violates_mutant": variance > bound}
 
 
 def _zero_comparator_quartered() -> dict:
@@ -350,11 +349,16 @@ def _sign_two_point_penalty():
 _PENALTY_INSTANCE = "sign_two_point state (round 41), m = 1, f* = the unshrunk step at E_t = +16B"
 
 
-def _events_threshold_doubled() -> dict:
-    # No |E_t| reaches 32B: P_t(f*) = 1/2 > P[E1 or E2] = 0.
-    _, penalty, largest = _sign_two_point_penalty()
-    return {"instance": _PENALTY_INSTANCE, "abs_E_t": round(largest, 6), "penalty_probability": _fraction(penalty),
-            "mutant_events_probability": "0", "violates_mutant": penalty > 0 and largest <= 32}
+def _events_for_the_printed_step() -> dict:
+    # Round 1 (f_1 = 0, E_1 = 0, no shrink) of the printed Algorithm 1: its step -eta y_1 Phi(x_1)
+    # against the descent step +eta y_1 Phi(x_1), with y_1 = 1, eta = 1/10, ||Phi(x_1)|| = s = 999/1000,
+    # f* = (B / 2) Phi(x_1) / s, B = 1: distances eta s + 1/2 against 1/2 - eta s, surely.
+    eta, s, half = Fraction(1, 10), Fraction(999, 1000), Fraction(1, 2)
+    printed, descent = eta * s + half, abs(half - eta * s)
+    penalty = Fraction(int(printed > descent))
+    return {"instance": "round 1 of the printed Algorithm 1, sign features s = 0.999, y_1 = 1, eta = 1/10, B = 1, "
+                        "f* = Phi(x_1) / (2 s)", "penalty_probability": _fraction(penalty),
+            "events_probability": "0", "violates_mutant": penalty > 0}
 
 
 def _shrink_penalty_t_dropped() -> dict:
@@ -638,13 +642,14 @@ _CATALOG = (
         claim="iln.lemma3.variance",
         kind="prefactor dropped",
         statement="V[bar grad_t] <= (eta t)^2 / m (Lemma 3 without the prefactor (16B + 1)^2)",
-        edits=(CodeEdit(_THEORY, "variance_bound", "return _out(_alpha_l1_bound(B, eta, t) ** 2 / m)",
-                        "return _out((eta * t) ** 2 / m)"),),
+        # The statement is the specification's formula (verification.search): its decision
+        # decides the mutant instead, at the instances the unmutated search found.
+        edits=(CodeEdit("verification.claims.iln.lemma3", "variance_decide", "search.decide(VARIANCE,",
+                        "search.decide(VARIANCE.with_side('printed', '(eta * t)**2 / m'),"),),
         counterexample=_variance_prefactor,
-        stored={"instance": "sign_two_point state (iln.lemma3.variance), m = 1", "t": 41, "eta": 0.12,
-                "alpha_l1": 16.792686739, "variance": 280.306586, "mutant_bound": 24.2064},
-        why="At the sign_two_point state each term of Algorithm 2 is +-0.998 ||alpha^(t)||_1 with "
-            "probability 1/2 around 0: V = (0.998001 * 16.79)^2 * 0.998001 = 280.3 > (0.12 * 41)^2 = 24.2.",
+        stored={"instance": _VARIANCE_INSTANCE, "variance": 1.122149724, "mutant_bound": "1/64"},
+        why="Each term of Algorithm 2 is +-0.998 ||alpha||_1 with probability 1/2 around 0: V = (17/16)^2 "
+            "0.999^6 = 1.12 > (2/16)^2 = 1/64.",
     ),
     StatementMutant(
         name="zero_comparator_quartered",
@@ -735,21 +740,23 @@ _CATALOG = (
             "iln.theory, so its eps moves with the mutant: the printed 0.05 at each point.)",
     ),
     StatementMutant(
-        name="events_threshold_doubled",
+        name="events_for_the_printed_step",
         tightens="corrected",
         claim="iln.lemma6.events",
-        kind="constant halved",
-        statement="P_t(f*) <= P[E1 or E2] with 32B in place of 16B in both events (the corrected "
-                  "'<=' form; the threshold of the events doubled, that of Algorithm 1 not)",
-        edits=(CodeEdit("verification.claims.iln.lemma2", "round_outcome",
-                        "large = abs(estimate) > EVENT_THRESHOLD * B",
-                        "large = abs(estimate) > 2 * EVENT_THRESHOLD * B"),),
-        counterexample=_events_threshold_doubled,
-        stored={"instance": _PENALTY_INSTANCE, "abs_E_t": 16.759118, "penalty_probability": "1/2", "mutant_events_probability": "0"},
-        why="With m = 1, |E_t| = 16.76 on every draw: Algorithm 1 always shrinks, and the shrink hurts "
-            "f* with probability 1/2, while neither event (|E_t| > 32B) can happen: 1/2 > 0.",
+        kind="domain widened",
+        statement="P[penalty and not (E1 or E2)] <= 0 with the corrected events (|E_t| >= 16B) claimed for "
+                  "the printed Algorithm 1 (its ascent step) as well as for the descent step",
+        # The claim's corrected side searched over the printed reading too (its own search:
+        # the stored one covers the corrected reading only).
+        edits=(CodeEdit("verification.claims.iln.lemma6", "events_decide",
+                        "search.decide(EVENTS, records, config, alpha)",
+                        "search.decide(over_reading(1), [], {'search': search.searched(over_reading(1))}, alpha)"),),
+        counterexample=_events_for_the_printed_step,
+        stored={"instance": "round 1 of the printed Algorithm 1, sign features s = 0.999, y_1 = 1, eta = 1/10, B = 1, "
+                            "f* = Phi(x_1) / (2 s)", "penalty_probability": "1", "events_probability": "0"},
+        why="Round 1 cannot shrink (E_1 = 0), so neither event happens, while the printed step -eta Phi(x_1) "
+            "lands farther from f* = Phi(x_1) / (2 s) than the descent step eta Phi(x_1): 0.5999 > 0.4001.",
     ),
-
     StatementMutant(
         name="rks_lemma3_constants_dropped",
         claim="rks.lemma3.estimation",

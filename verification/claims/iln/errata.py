@@ -59,8 +59,9 @@ register_erratum(Erratum(
                    "of m copies of ||alpha||_1 sgn(alpha_i) psi(x_i; w) psi(x_t; w).",
     corrected=r"V[E_t] = \frac{1}{m} V[\|\alpha^{(t)}\|_1 \operatorname{sgn}(\alpha_i) "
               r"\psi(\mathbf{x}_i; \mathbf{w}) \psi(\mathbf{x}_t; \mathbf{w})] \le \frac{\|\alpha^{(t)}\|_1^2}{m}",
-    check="iln.lemma3.variance checks both V[E_t] <= ||alpha^(t)||_1^2 / m at the replayed states and "
-          "the lemma's ((16B+1) eta t)^2 / m; at m = 1 on the two-point state the first is attained.",
+    check="iln.lemma3.variance computes V[bar grad_t] = 4 ||alpha^(t)||_1^2 s^6 p (1 - p) / m exactly on sign "
+          "features (the two-point laws, where V[E_t] reaches s^4 ||alpha^(t)||_1^2 / m at p = 1/2) and "
+          "searches it against the lemma's ((16B+1) eta t)^2 / m over every l1 norm Lemma 5 allows.",
     kind=QUOTED,
     quotes=(
         Quote("ICML", "Appendix B.3, proof of Lemma 3",
@@ -242,8 +243,9 @@ register_erratum(Erratum(
                    "Algorithm 2 take finitely many values when psi does, so the case has positive "
                    "probability for some feature families.",
     corrected=r"\mathcal{E}_0^t, \mathcal{E}_1^t, \mathcal{E}_2^t \text{ with } |E_t| \ge 16B",
-    check="iln.lemma6.events counts the replays that shrink at exactly 16B (shrinks_at_exactly_16B) and "
-          "checks that every penalty event lies in E1 or E2; with >= the events only grow.",
+    check="iln.lemma6.events decides the printed reading (events at > 16B, with the printed step) and the "
+          "corrected one (events at >= 16B, with the descent step) each over every state on sign features, "
+          "the tie |E_t| = 16B among the levels searched; with >= the events only grow.",
     kind=QUOTED,
     quotes=(
         Quote("ICML", "Section 3, Algorithm 1", r"if $|E_t| < 16B$ then"),

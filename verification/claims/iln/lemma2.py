@@ -3,10 +3,10 @@
 ``iln.lemma2.shrink_penalty``: ``P_t(f*) = P[||f_{t+1} - f*|| > ||hat f_{t+1} - f*||] <=
 2 exp(-m / (3 eta t)^2)`` for ``eta < 1/8``, ``B >= 1``, where ``hat f_{t+1} = f_t - eta
 bar grad_t`` is the unshrunk step and ``f_{t+1}`` what Algorithm 1 does.  The probe states
-and the replay of round t defined here (:data:`STATES`, :func:`probe_state`,
-:func:`probe_trial`) are also those of ICML Lemma 6 / arXiv Lemma 5 (:mod:`.lemma6`: the
-penalty's event lies in ``E_1 or E_2``) and of the first part of ICML Lemma 3 / arXiv
-Lemma 6 (:mod:`.lemma3`: ``V[bar grad_t] <= ((16B+1) eta t)^2 / m``).
+and the replay of round t are defined here (:data:`STATES`, :func:`probe_state`,
+:func:`probe_trial`); ICML Lemma 6 / arXiv Lemma 5 (:mod:`.lemma6`) and the first part of
+ICML Lemma 3 / arXiv Lemma 6 (:mod:`.lemma3`) are specifications searched over every state
+on sign features, not replays of these.
 
 Every check fixes a *state* of Algorithm 1 (the coefficients ``alpha^(t)`` a run reached,
 the inputs ``x_1, ..., x_t`` and the label ``y_t``) and replays only round ``t`` many times,
@@ -268,19 +268,11 @@ def round_outcome(state: ProbeState, estimate: float, alpha_next, shrank: bool) 
 
     ``alpha_next`` is Algorithm 1's ``alpha^(t+1)`` and ``shrank`` whether it shrank.  The unshrunk step is the lemma's
     ``hat f_{t+1} = f_t - eta (E_t - y_t) Phi(x_t)`` (ICML Lemma 2 and B.2; arXiv Lemma 2 and
-    B.2).  ``E1``, ``E2`` are the events of ICML Lemma 6 / arXiv Lemma 5 as printed, ``D`` the
-    deviation ``|E_t - <f_t, Phi(x_t)>| >= 8B`` of their proof (ICML eqs. (23)-(24); arXiv
-    eqs. (19)-(20)).
+    B.2).
     """
     hat = state.alpha
     hat[-1] = -state.eta * (estimate - state.label)
-    large = abs(estimate) > EVENT_THRESHOLD * B
-    norm = state.f_norm
-    out = {"E": float(estimate), "shrink": bool(shrank),
-           "E1": bool(large and abs(estimate) > norm / (4.0 * state.eta)),
-           "E2": bool(large and norm < 8.0 * B),
-           "D": bool(abs(estimate - state.inner) >= 8.0 * B),
-           "boundary": bool(abs(estimate) == EVENT_THRESHOLD * B)}
+    out = {"E": float(estimate), "shrink": bool(shrank)}
     for name, beta in state.comparators.items():
         out[name] = bool(rkhs_norm(alpha_next - beta, state.K) > rkhs_norm(hat - beta, state.K))
     return out

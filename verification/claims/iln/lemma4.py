@@ -133,14 +133,21 @@ def tail_sampling_point(instance) -> dict:
     return {**instance, "eps": float((low + high) / 2 * 2.0 * instance["a"] * instance["s"] ** 2)}
 
 
-def tail_trial(instance, seed) -> bool:
+def sign_feature_estimate(a: float, p: float, s: float, m: int, seed) -> tuple[float, float]:
     """Algorithm 2 (:func:`iln.estimator.estimate_scalar_product`, its defaults) on sign
-    features of scale s, alpha = (a), x_1 = e_1 and x at angle pi (1 - p) from it: whether
-    ``|E - <f, Phi(x)>| > eps``, with ``<f, Phi(x)> = a s^2 (2p - 1)``."""
-    theta = math.pi * (1.0 - instance["p"])
-    E = estimate_scalar_product([instance["a"]], np.array([[1.0, 0.0]]), np.array([math.cos(theta), math.sin(theta)]),
-                                int(instance["m"]), RandomSign(2, scale=instance["s"]), seed=seed)
-    return bool(abs(E - instance["a"] * instance["s"] ** 2 * (2 * instance["p"] - 1)) > instance["eps"])
+    features of scale s, alpha = (a), x_1 = e_1 and x at angle pi (1 - p) from it: the
+    estimate E and the exact ``<f, Phi(x)> = a s^2 (2p - 1)``.  Every term ``||alpha||_1 E^(k)``
+    is ``+-a s^2``, ``+`` with probability p: the two-point law of the claims on sign features."""
+    theta = math.pi * (1.0 - p)
+    E = estimate_scalar_product([a], np.array([[1.0, 0.0]]), np.array([math.cos(theta), math.sin(theta)]),
+                                int(m), RandomSign(2, scale=s), seed=seed)
+    return float(E), a * s**2 * (2 * p - 1)
+
+
+def tail_trial(instance, seed) -> bool:
+    """Whether ``|E - <f, Phi(x)>| > eps`` for one estimate of :func:`sign_feature_estimate`."""
+    E, inner = sign_feature_estimate(instance["a"], instance["p"], instance["s"], instance["m"], seed)
+    return bool(abs(E - inner) > instance["eps"])
 
 
 HOEFFDING = search.Statement(
