@@ -13,11 +13,13 @@ lemma says nothing, delta = 1, below).  So eps searched from where the bound is 
 (delta at its largest value, 1) to where it is 1e-300 is delta searched over ``[1e-300, 1)``.
 
 Instances with an exact law: a parameter law on two atoms ``w_1, w_2`` of probabilities
-``p, 1 - p`` (``p in [0, 1]``: one atom at the ends), features ``phi_j = phi(.; w_j)`` with
-``||phi_j||_mu = u_j sqrt(mu(X))`` (``u_j in [0, 1]``: ``|phi| <= 1`` allows exactly these) and
-correlation ``rho in [-1, 1]`` under mu, mu of any mass ``mu(X) > 0``, and ``f* = p beta_1
-phi_1 + (1 - p) beta_2 phi_2`` with ``|beta_j| = b_j C``, ``b_j in [0, 1]`` (every member of
-F_p on the two atoms; the sign of beta_j is the sign of phi_j, which rho covers).  With
+``p, 1 - p``, features ``phi_j = phi(.; w_j)`` with ``||phi_j||_mu = u_j sqrt(mu(X))``
+(``u_j in [0, 1]``: ``|phi| <= 1`` allows exactly these) and correlation ``rho`` under mu, mu of
+any mass ``mu(X) > 0``, and ``f* = p beta_1 phi_1 + (1 - p) beta_2 phi_2`` with ``beta_j = b_j
+C``, ``|b_j| <= 1``: every member of F_p on two atoms.  F_w's box is symmetric, so flipping
+the sign of a feature (with its beta and rho) and swapping the atoms change no distance: the
+domain takes ``p in [0, 1/2]`` (one atom at 0), ``b_1 in [0, 1]``, ``rho in [0, 1]`` and
+``b_2 in [-1, 1]``, which reach every instance.  With
 ``n ~ Binomial(K, p)`` draws of ``w_1``, F_w is ``{x_1 phi_1 + x_2 phi_2 : |x_1| <= n C / K,
 |x_2| <= (K - n) C / K}``, so the best member's distance is a convex quadratic minimised over
 a box (:func:`best_member_distance`, closed form on the box's edges) and the left side a
@@ -78,7 +80,7 @@ def best_member_distance(instance, n: np.ndarray) -> np.ndarray:
     """``min_{f in F_w} ||f - f*||_mu`` when ``n`` of the K draws are ``w_1`` (array over n).
 
     f* is ``t_1 phi_1 + t_2 phi_2`` (``t_1 = p b_1 C``, ``t_2 = (1 - p) b_2 C``), a member of F_w
-    ``x_1 phi_1 + x_2 phi_2`` with ``|x_1| <= r_1 = n C / K``, ``|x_2| <= r_2 = (K - n) C / K``, and
+    ``x_1 phi_1 + x_2 phi_2`` (with ``b_2 < 0``, phi_2 and rho take its sign) with ``|x_1| <= r_1 = n C / K``, ``|x_2| <= r_2 = (K - n) C / K``, and
     the squared distance ``e^T G e`` (``e = x - t``, G the Gram matrix of phi_1, phi_2 under mu).
     It is 0 when t is in the box; otherwise the minimum of a convex quadratic over a box lies
     on its boundary: on each edge (one coordinate at +-r, the other the 1-D minimiser, clipped).
@@ -86,7 +88,9 @@ def best_member_distance(instance, n: np.ndarray) -> np.ndarray:
     K, C, mass, p = int(instance["K"]), float(instance["C"]), float(instance["mass"]), float(instance["p"])
     u1, u2, rho = float(instance["u1"]), float(instance["u2"]), float(instance["rho"])
     g11, g22, g12 = mass * u1 * u1, mass * u2 * u2, mass * rho * u1 * u2
-    t1, t2 = p * float(instance["b1"]) * C, (1.0 - p) * float(instance["b2"]) * C
+    t1, t2 = p * float(instance["b1"]) * C, (1.0 - p) * abs(float(instance["b2"])) * C
+    if float(instance["b2"]) < 0:  # the sign of beta_2 into phi_2's: (b_2, rho) -> (-b_2, -rho)
+        g12 = -g12
     r1, r2 = n * C / K, (K - n) * C / K
     best = np.full(np.shape(n), np.inf)
     for (ga, gb), (ta, tb), (ra, rb) in (((g11, g22), (t1, t2), (r1, r2)), ((g22, g11), (t2, t1), (r2, r1))):
@@ -127,6 +131,24 @@ def distance_ties(cell) -> np.ndarray:
     return np.unique(distance_law(cell)[0])
 
 
+#: the most values of p at which a draw's box starts to hold f*'s weight, tried per cell.
+P_TIES = 16
+
+
+def draw_ties(cell) -> np.ndarray:
+    """The values of p at which the left side jumps, and just beside them: where a draw count
+    n's box reaches f*'s weight on an atom (``p b_1 = n / K`` or ``(1 - p) |b_2| = (K - n) / K``),
+    at most :data:`P_TIES` of them, evenly spread."""
+    K, b1, b2 = int(cell["K"]), float(cell["b1"]), abs(float(cell["b2"]))
+    n = np.arange(K + 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ties = np.concatenate([n / (K * b1) if b1 > 0 else [], 1.0 - (K - n) / (K * b2) if b2 > 0 else []])
+    ties = np.unique(ties[(ties > 0) & (ties < 0.5)])
+    if ties.size > P_TIES:
+        ties = ties[np.unique(np.linspace(0, ties.size - 1, P_TIES).round().astype(int))]
+    return np.clip(np.concatenate([ties, ties * (1 - 1e-9), ties * (1 + 1e-9)]), 0.0, 0.5)
+
+
 def approximation_sampling_point(instance) -> dict:
     """The same instance with eps in the middle of the step of the tail it is on: the same
     exact tail, and an event no solver's rounding decides."""
@@ -163,14 +185,14 @@ APPROXIMATION = search.Statement(
     domain=search.Domain(
         K=search.Integers(1, cap=2**16),
         eps=search.Reals(0.0, math.inf, open_low=True, ends=search.RightSideEnds(), ties=distance_ties),
-        C=search.Reals(0.0, math.inf, open_low=True, cap_low=1e-3, cap_high=1e3, per_decade=0.25),
-        mass=search.Reals(0.0, math.inf, open_low=True, cap_low=1e-6, cap_high=1e6, per_decade=0.5),
-        p=search.Reals(0.0, 1.0, per_decade=1),
+        C=search.Reals(0.0, math.inf, open_low=True, cap_low=1e-3, cap_high=1e3, per_decade=0.1),
+        mass=search.Reals(0.0, math.inf, open_low=True, cap_low=1e-6, cap_high=1e6, per_decade=0.25),
+        p=search.Reals(0.0, 0.5, per_decade=4, ties=draw_ties),
         b1=search.Reals(0.0, 1.0, per_decade=1),
-        b2=search.Reals(0.0, 1.0, per_decade=1),
+        b2=search.Reals(-1.0, 1.0, per_decade=1),
         u1=search.Reals(0.0, 1.0, per_decade=1),
         u2=search.Reals(0.0, 1.0, per_decade=1),
-        rho=search.Reals(-1.0, 1.0, per_decade=1),
+        rho=search.Reals(0.0, 1.0, per_decade=1),
     ),
     lhs=search.LeftSide("P[min over F_w of ||f - f*||_L2(mu) > eps]", exact=approximation_tail,
                         sample=approximation_trial, sampling_point=approximation_sampling_point),
@@ -181,10 +203,11 @@ APPROXIMATION = search.Statement(
              CORRECTED: lambda i: _shipped_tail(i, float(i["C"]) * math.sqrt(i["mass"]))},
     # Two ends per variable in the coarse product (2^9 cells), then sweeps, refinement and a
     # local search from the best: every value of every variable from the best cells.
-    plan=search.Plan(budget=4000, coarse=2),
+    plan=search.Plan(budget=5000, coarse=2, sweeps=4, restarts=4, local_steps=200),
     scope="A parameter law on two atoms (probabilities p, 1 - p), features of L2(mu) norms u_j sqrt(mu(X)) "
           "(|phi| <= 1) and correlation rho under mu, mu of mass mu(X) (any measure: the lemma's 'Let mu be a "
-          "measure'), every f* = p beta_1 phi_1 + (1 - p) beta_2 phi_2 with |beta_j| = b_j C <= C in F_p; the "
+          "measure'), every f* = p beta_1 phi_1 + (1 - p) beta_2 phi_2 with beta_j = b_j C, |b_j| <= 1, in F_p "
+          "(p <= 1/2, b_1 >= 0 and rho >= 0 by the symmetries of the box: atoms swapped, signs flipped); the "
           "best member of F_w is exact (a box-constrained quadratic in closed form), its distance a function "
           "of the binomial count of w_1 among the K draws. eps runs from delta = 1 - 1e-12 to delta = 1e-300. "
           "Parameter laws on three or more atoms, and continuous ones, are not searched (no exact evaluator).",
