@@ -196,8 +196,10 @@ APPROXIMATION = search.Statement(
     ),
     lhs=search.LeftSide("P[min over F_w of ||f - f*||_L2(mu) > eps]", exact=approximation_tail,
                         sample=approximation_trial, sampling_point=approximation_sampling_point),
-    printed="exp(-max(sqrt(K) * eps / C - 1, 0)**2 / 2)",
-    corrected={CORRECTED: "exp(-max(sqrt(K) * eps / (C * sqrt(mass)) - 1, 0)**2 / 2)"},
+    # Square roots as powers 0.5: the rate in K and the measure's mass are exponents the
+    # generated mutants move.
+    printed="exp(-max(K**0.5 * eps / C - 1, 0)**2 / 2)",
+    corrected={CORRECTED: "exp(-max(K**0.5 * eps / (C * mass**0.5) - 1, 0)**2 / 2)"},
     # The bound as the library ships it: Lemma 4's tail (eq. 20) with M = C, and M = C sqrt(mu(X)).
     shipped={"printed": lambda i: _shipped_tail(i, float(i["C"])),
              CORRECTED: lambda i: _shipped_tail(i, float(i["C"]) * math.sqrt(i["mass"]))},
