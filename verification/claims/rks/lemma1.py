@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import functools
 import math
+from fractions import Fraction
 
 import numpy as np
 from scipy.special import gammaln
@@ -76,32 +77,84 @@ def draw_law(K: int, p: float) -> tuple[np.ndarray, np.ndarray]:
     return n, log_pmf
 
 
-def best_member_distance(instance, n: np.ndarray) -> np.ndarray:
-    """``min_{f in F_w} ||f - f*||_mu`` when ``n`` of the K draws are ``w_1`` (array over n).
+def squared_distance(instance, n: np.ndarray, number=float) -> np.ndarray:
+    """``min_{f in F_w} ||f - f*||_mu^2`` when ``n`` of the K draws are ``w_1`` (array over n).
 
-    f* is ``t_1 phi_1 + t_2 phi_2`` (``t_1 = p b_1 C``, ``t_2 = (1 - p) b_2 C``), a member of F_w
-    ``x_1 phi_1 + x_2 phi_2`` (with ``b_2 < 0``, phi_2 and rho take its sign) with ``|x_1| <= r_1 = n C / K``, ``|x_2| <= r_2 = (K - n) C / K``, and
-    the squared distance ``e^T G e`` (``e = x - t``, G the Gram matrix of phi_1, phi_2 under mu).
-    It is 0 when t is in the box; otherwise the minimum of a convex quadratic over a box lies
-    on its boundary: on each edge (one coordinate at +-r, the other the 1-D minimiser, clipped).
+    f* is ``t_1 phi_1 + t_2 phi_2`` (``t_1 = p b_1 C``, ``t_2 = (1 - p) |b_2| C``; with ``b_2 < 0``
+    phi_2 and rho take its sign), a member of F_w ``x_1 phi_1 + x_2 phi_2`` with ``|x_1| <= r_1 =
+    n C / K``, ``|x_2| <= r_2 = (K - n) C / K``, and the squared distance ``e^T G e`` (``e = x -
+    t``, G the Gram matrix of phi_1, phi_2 under mu).  It is 0 when t is in the box; otherwise
+    the minimum of a convex quadratic over a box lies on its boundary: on each edge (one
+    coordinate at +-r, the other the 1-D minimiser, clipped).  Only ``+ - * /``, comparisons and
+    min/max: with ``number=Fraction`` (and ``n`` an object array) it is exact rational arithmetic.
     """
-    K, C, mass, p = int(instance["K"]), float(instance["C"]), float(instance["mass"]), float(instance["p"])
-    u1, u2, rho = float(instance["u1"]), float(instance["u2"]), float(instance["rho"])
+    K = int(instance["K"])
+    C, mass, p = number(instance["C"]), number(instance["mass"]), number(instance["p"])
+    u1, u2, rho, b1, b2 = (number(instance[k]) for k in ("u1", "u2", "rho", "b1", "b2"))
     g11, g22, g12 = mass * u1 * u1, mass * u2 * u2, mass * rho * u1 * u2
-    t1, t2 = p * float(instance["b1"]) * C, (1.0 - p) * abs(float(instance["b2"])) * C
-    if float(instance["b2"]) < 0:  # the sign of beta_2 into phi_2's: (b_2, rho) -> (-b_2, -rho)
+    t1, t2 = p * b1 * C, (1 - p) * abs(b2) * C
+    if b2 < 0:  # the sign of beta_2 into phi_2's: (b_2, rho) -> (-b_2, -rho)
         g12 = -g12
     r1, r2 = n * C / K, (K - n) * C / K
-    best = np.full(np.shape(n), np.inf)
+    edges = []
     for (ga, gb), (ta, tb), (ra, rb) in (((g11, g22), (t1, t2), (r1, r2)), ((g22, g11), (t2, t1), (r2, r1))):
-        for sign in (1.0, -1.0):
+        for sign in (1, -1):
             ea = sign * ra - ta
             # The other coordinate's minimiser on this edge (anything when its feature is 0 under mu).
-            xb = tb - (g12 * ea / gb if gb > 0 else 0.0)
-            eb = np.clip(xb, -rb, rb) - tb
-            best = np.minimum(best, ga * ea * ea + 2.0 * g12 * ea * eb + gb * eb * eb)
+            xb = tb - (g12 * ea / gb if gb > 0 else 0 * ea)
+            eb = np.minimum(np.maximum(xb, -rb), rb) - tb
+            edges.append(ga * ea * ea + 2 * g12 * ea * eb + gb * eb * eb)
+    best = functools.reduce(np.minimum, edges)
     inside = (t1 <= r1) & (t2 <= r2)
-    return np.sqrt(np.where(inside, 0.0, np.maximum(best, 0.0)))
+    return np.where(inside, 0 * best, np.maximum(best, 0 * best))
+
+
+def best_member_distance(instance, n: np.ndarray) -> np.ndarray:
+    """``min_{f in F_w} ||f - f*||_mu`` when ``n`` of the K draws are ``w_1``: the square root of
+    :func:`squared_distance`."""
+    return np.sqrt(squared_distance(instance, np.asarray(n, dtype=float)).astype(float))
+
+
+#: the largest K whose tail is certified in rational arithmetic; beyond, log-space float64.
+RATIONAL_K = 256
+
+
+def approximation_certified(instance) -> search.ExactValue:
+    """``P[min_{F_w} ||f - f*||_mu > eps]`` at one instance in rational arithmetic (the instance's
+    floats read exactly), for K up to :data:`RATIONAL_K`: the event ``D^2 > eps^2`` decided per
+    draw count n, the binomial weights summed in integers."""
+    K = int(instance["K"])
+    if K > RATIONAL_K:
+        log = float(approximation_tail(instance))
+        return search.ExactValue(log, repr(math.exp(log)), "log-space float64 (binomial terms below exp(-1000) "
+                                                           "left out)")
+    n = np.array([Fraction(k) for k in range(K + 1)], dtype=object)
+    beyond = squared_distance(instance, n, Fraction) > Fraction(instance["eps"]) ** 2
+    p = Fraction(instance["p"])
+    num, den = p.numerator, p.denominator
+    total, term = 0, (den - num) ** K  # term = C(K, k) num^k (den - num)^(K - k), an integer
+    for k in range(K + 1):
+        if beyond[k]:
+            total += term
+        if k < K:
+            term = term * (K - k) * num // ((k + 1) * (den - num)) if den != num else 0
+    if num == den:  # p = 1: n = K surely
+        total = den**K if beyond[K] else 0
+    exact = Fraction(total, den**K)
+    log = math.log(exact.numerator) - math.log(exact.denominator) if total else -math.inf
+    return search.ExactValue(log, _digits(exact, log), "rational arithmetic")
+
+
+def _digits(exact: Fraction, log: float) -> str:
+    """A probability as its fraction (denominator up to 40 digits), else its first 17 digits,
+    computed in integers (a float would lose it below 1e-308)."""
+    if exact == 0 or exact.denominator.bit_length() <= 132:
+        return f"{exact.numerator}/{exact.denominator}"
+    power = math.floor(log / math.log(10)) - 16
+    scaled = (exact.numerator * 10**-power // exact.denominator if power < 0
+              else exact.numerator // (exact.denominator * 10**power))
+    digits = str(scaled)
+    return f"{digits[0]}.{digits[1:]}e{power + len(digits) - 1} (the exact rational to {len(digits)} digits)"
 
 
 @functools.lru_cache(maxsize=1024)
@@ -195,7 +248,8 @@ APPROXIMATION = search.Statement(
         rho=search.Reals(0.0, 1.0, per_decade=1),
     ),
     lhs=search.LeftSide("P[min over F_w of ||f - f*||_L2(mu) > eps]", exact=approximation_tail,
-                        sample=approximation_trial, sampling_point=approximation_sampling_point),
+                        sample=approximation_trial, certify=approximation_certified,
+                        sampling_point=approximation_sampling_point),
     # Square roots as powers 0.5: the rate in K and the measure's mass are exponents the
     # generated mutants move.
     printed="exp(-max(K**0.5 * eps / C - 1, 0)**2 / 2)",
@@ -249,8 +303,12 @@ register(search.as_claim(
                        "atom's weight C/2 out of reach, so the best member of F_w is at L2(mu) distance "
                        "sqrt(mu(X)) C / 2 surely, beyond C (1 + sqrt(2 log(1/delta))) whenever mu(X) > 4 "
                        "(1 + sqrt(2 log(1/delta)))^2: probability 1 > delta (exact: a binomial law over the "
-                       "draws, approximation_tail). The proof's step ||beta_k phi(.; w_k)|| <= C holds only "
-                       "when mu(X) <= 1.",
+                       "draws, approximation_tail; the search's smallest counterexample). With many atoms: mu = "
+                       "the counting measure of the 32 points of an orthogonal instance (32 atoms of "
+                       "probability 1/32, Hadamard features, f* with |beta| = C on every atom) makes the "
+                       "failure probability 1 > 0.5 at K = 16, delta = 0.5, and 0.415 > 0.1 at K = 16, "
+                       "delta = 0.1 (orthogonal_lemma1_exact: the occupancy law of the draws, summed in "
+                       "integers). The proof's step ||beta_k phi(.; w_k)|| <= C holds only when mu(X) <= 1.",
         corrected=_EQ9_CORRECTED,
         check="rks.lemma1.approximation searches the printed and the corrected bound over the declared domain "
               "(K >= 1, delta from 1 to 1e-300, C, mu(X), the two-atom laws, features and members of F_p) and "
@@ -268,3 +326,94 @@ register(search.as_claim(
         ),
     ),
 ))
+
+
+# ------------------------------------------------------------------------------------------
+# The erratum's counterexample, exact: an occupancy law
+# ------------------------------------------------------------------------------------------
+
+
+def _onto_at_least(draws: int, atoms: int, least: int) -> int:
+    """Ways to send ``draws`` labelled draws onto ``atoms`` labelled atoms, each getting at
+    least ``least`` of them."""
+    @functools.cache
+    def ways(n: int, q: int) -> int:
+        if q == 0:
+            return int(n == 0)
+        return sum(math.comb(n, k) * ways(n - k, q - 1) for k in range(least, n - least * (q - 1) + 1))
+    return ways(draws, atoms)
+
+
+def orthogonal_lemma1_exact(K: int, delta: float, mass: float) -> dict:
+    """P[no member of F_w is within eq. (9)'s bound of f*] on the orthogonal instance, exactly.
+
+    The instance: 32 atoms of probability 1/32, ``phi`` the columns ``h_j`` of the 32 x 32
+    Hadamard matrix (orthonormal under the uniform probability on the 32 points), ``f* =
+    (C/32) sum_j s_j h_j``.  A member of F_w puts ``b_j`` with ``|b_j| <= n_j C / K`` on atom j,
+    ``n_j`` the times ``w_1..w_K`` drew it, so the best member's squared distance under the
+    uniform probability is ``sum_j max(0, C/32 - n_j C/K)^2 = C^2 S / (1024 K^2)`` with
+    ``S = sum_j max(0, K - 32 n_j)^2``; under a measure of mass ``mass`` it is ``mass`` times
+    that.  Eq. (9) then fails exactly when ``S > 1024 K z^2 / mass``, ``z = 1 + sqrt(2 log
+    1/delta)``, an event of the occupancy counts ``(n_j)``, whose law (multinomial, K draws over
+    32 equally likely atoms) is summed here in integers.
+
+    Parameters
+    ----------
+    K : int
+        Number of features, ``1 <= K <= 64`` (beyond, atoms drawn up to ``ceil(K/32) - 1`` times
+        still miss f*'s weight and the categories of counts multiply: not cheap).
+    delta : float
+        Eq. (9)'s confidence parameter, in (0, 1).
+    mass : float
+        ``mu(X)``: 1 for the uniform probability, 32 for the counting measure of the points.
+
+    Returns
+    -------
+    dict
+        ``probability`` of the failure event (Fraction), the same with the corrected bound
+        (``sqrt(mass)`` times eq. 9), and whether each exceeds ``delta``.
+
+    Examples
+    --------
+    >>> orthogonal_lemma1_exact(16, 0.5, 32)["probability"]  # 16 draws leave 16 atoms undrawn
+    Fraction(1, 1)
+    """
+    if not 1 <= K <= 64:
+        raise ValueError(f"K must be an integer in [1, 64], got {K!r}")
+    least = math.ceil(K / 32)               # an atom drawn this often carries f*'s weight
+    shortfall = [(K - 32 * n) ** 2 for n in range(least)]
+    z2 = fc.approximation_bound(1.0, 1, delta) ** 2  # (1 + sqrt(2 log(1/delta)))^2
+    thresholds = {"printed": 1024 * K * z2 / mass, "corrected": 1024 * K * z2}
+    # S is an integer and a threshold irrational, computed to a relative 1e-15: the event is
+    # decided exactly unless an integer lies within rounding of the threshold.
+    for t in thresholds.values():
+        if abs(t - round(t)) <= 1e-9 * max(1.0, t):
+            raise ArithmeticError(f"the threshold {t!r} is too close to an integer to decide S > t")
+    failing = dict.fromkeys(thresholds, 0)
+    counts = [0] * least                     # how many atoms were drawn exactly n < least times
+
+    def visit(n: int, left: int):
+        if n == least:
+            used = sum(i * c for i, c in enumerate(counts))
+            if used > K:
+                return
+            rest = 32 - sum(counts)
+            ways = math.factorial(32) // (math.factorial(rest) * math.prod(map(math.factorial, counts)))
+            ways *= math.factorial(K) // (math.factorial(K - used)
+                                          * math.prod(math.factorial(i) ** c for i, c in enumerate(counts)))
+            ways *= _onto_at_least(K - used, rest, least)
+            total_shortfall = sum(c * u for c, u in zip(counts, shortfall, strict=True))
+            for name, t in thresholds.items():
+                if total_shortfall > t:
+                    failing[name] += ways
+            return
+        for c in range(left + 1):
+            counts[n] = c
+            visit(n + 1, left - c)
+        counts[n] = 0
+    visit(0, 32)
+    total = 32**K
+    printed, corrected = Fraction(failing["printed"], total), Fraction(failing["corrected"], total)
+    return {"K": K, "delta": delta, "mass": mass, "probability": printed,
+            "violates_printed": printed > delta, "probability_corrected": corrected,
+            "violates_corrected": corrected > delta}
