@@ -14,7 +14,6 @@ from verification import catalog
 from verification.claims.rks import (
     figure1,
     figure2,
-    lemma1,
     lemma2,
     lemma3,
     lemma4,
@@ -37,6 +36,10 @@ ALPHA = 1e-3 / len(RKS_IDS)  # a run's budget shared by the nine claims
 #: rks.fig1.vs_adaboost decides on wall-clock times: speed is measured only in benchmarks and
 #: runs, never in unit tests, so its verdict is tested on synthetic records below, not on smoke.
 UNTIMED_IDS = [c for c in RKS_IDS if c != "rks.fig1.vs_adaboost"]
+#: claims that are specifications (verification.search): their trials sample instances the
+#: search chose, some with an event of probability 1, so two seeds may give the same record;
+#: their own tests (tests/test_claims_rks_lemma1.py) check that a trial is a function of the seed.
+SPECIFICATIONS = ["rks.lemma1.approximation"]
 
 
 def _records(claim_id, config, n=None, master=0):
@@ -185,7 +188,7 @@ def test_smoke_profile_gives_the_expected_verdict(smoke, claim_id):
     json.dumps(verdict.to_json(), allow_nan=False)
 
 
-@pytest.mark.parametrize("claim_id", UNTIMED_IDS)
+@pytest.mark.parametrize("claim_id", [c for c in UNTIMED_IDS if c not in SPECIFICATIONS])
 def test_trials_are_json_ready_and_a_function_of_the_seed(claim_id):
     config = catalog.get(claim_id).config("smoke")
     one = _records(claim_id, config, n=2, master=5)
@@ -202,13 +205,6 @@ def test_figure1_errors_are_a_function_of_the_seed():
         assert {k: v["error"] for k, v in one[learner].items()} == {k: v["error"] for k, v in two[learner].items()}
 
 
-def test_lemma1_counterexample_is_the_counting_measure(smoke):
-    config, records = smoke["rks.lemma1.approximation"]
-    verdict = lemma1.decide(records, config, ALPHA)
-    assert verdict.counterexample["mu_mass"] > 1
-    assert verdict.verdict_corrected == "holds"
-
-
 # ------------------------------------------------------------------------------------------
 # Every check can fail: planted wrong bounds and corrupted records
 # ------------------------------------------------------------------------------------------
@@ -220,12 +216,6 @@ def test_lemma4_catches_a_wrong_rate(monkeypatch, smoke):
     monkeypatch.setattr(fc, "hilbert_concentration_bound",
                         lambda M, K, delta: M / K * (1 + math.sqrt(2 * math.log(1 / delta))))
     assert lemma4.decide(records, config, ALPHA).verdict == "violated"
-
-
-def test_lemma1_catches_a_corrected_bound_that_is_too_small(monkeypatch, smoke):
-    config, records = smoke["rks.lemma1.approximation"]
-    monkeypatch.setattr(fc, "approximation_bound", lambda C, K, delta: 0.3)
-    assert lemma1.decide(records, config, ALPHA).verdict == "violated"
 
 
 def test_lemma2_catches_corrupted_excess_risks(smoke):

@@ -11,16 +11,17 @@ import numpy as np
 import pytest
 
 from iln.features import RandomCoordinate
-from iln.random_streams import child, generator
 from iln.shrinking_gradient import shrinking_gradient
-from verification import catalog, cli
+from verification import catalog, cli, search
 from verification.catalog import Erratum, Quote
 from verification.claims.iln.algorithm1 import printed_step_point_mass
 from verification.claims.iln.lemma4 import hoeffding_counterexample, sign_mean_tail
 from verification.claims.iln.theorem1_test_time import printed_test_time_counterexample
-from verification.claims.rks.instances import class_instance
-from verification.claims.rks.lemma1 import orthogonal_lemma1_exact
-from verification.claims.rks.lemma1 import trial as lemma1_trial
+from verification.claims.rks.lemma1 import (
+    APPROXIMATION,
+    approximation_tail,
+    orthogonal_lemma1_exact,
+)
 from verification.quotations import Location, SearchableText
 from verification.verdicts import HOLDS_AFTER_CORRECTION
 
@@ -247,6 +248,23 @@ def test_every_line_the_versions_section_quotes_is_in_its_paper_and_every_absenc
 
 
 def test_rks_lemma1_erratum_exact():
+    # Two atoms of probability 1/2, |phi| = 1, phi_1, phi_2 orthogonal, f* = C/2 (phi_1 + phi_2),
+    # K = 1: the best member of F_w is at sqrt(mu(X)) C / 2 surely.  At delta = 1/2, eq. (9)'s
+    # bound is C (1 + sqrt(2 log 2)) = 2.18 C: exceeded with probability 1 once mu(X) > 4 (2.18)^2.
+    z = 1 + math.sqrt(2 * math.log(2))
+    for mass, violated in ((1.0, False), (4 * z * z * 0.99, False), (4 * z * z * 1.01, True), (32.0, True)):
+        instance = {"K": 1, "C": 1.0, "mass": mass, "p": 0.5, "b1": 1.0, "b2": 1.0, "u1": 1.0, "u2": 1.0,
+                    "rho": 0.0, "eps": z}
+        probability = math.exp(float(approximation_tail(instance)))
+        assert probability == (1.0 if violated else 0.0), mass
+        printed = float(search.Formula(APPROXIMATION.printed).value(instance))
+        corrected = float(search.Formula(APPROXIMATION.corrected["sqrt(mu(X)) C"]).value(instance))
+        assert printed == pytest.approx(0.5, rel=1e-12)  # eps = eq. (9)'s bound at delta = 1/2
+        assert (probability > printed) == violated
+        assert probability <= corrected
+
+
+def test_rks_lemma1_erratum_exact_on_the_orthogonal_instance():
     # Under the counting measure (mass 32) eq. (9) fails with these exact probabilities;
     # under the uniform probability, and corrected, it never fails at these K.
     assert orthogonal_lemma1_exact(16, 0.5, 32)["probability"] == 1
@@ -259,18 +277,3 @@ def test_rks_lemma1_erratum_exact():
             assert out["violates_printed"] == (mass == 32 and K >= 16), (K, mass)
     with pytest.raises(ValueError, match="K must be"):
         orthogonal_lemma1_exact(256, 0.1, 32)
-
-
-@pytest.mark.parametrize("seed", [7, 8])
-def test_rks_lemma1_exact_distance_is_the_shipped_best_member(seed):
-    # The occupancy formula sqrt(K)/C * distance = sqrt(S) / (32 sqrt(K)) is what the claim's
-    # trial measures with the shipped bounded least squares, draw for draw.
-    config = {"C": 1.0, "instances": ["orthogonal"], "K": [16, 64], "delta": [0.5], "mass": [1, "counting"]}
-    root = np.random.SeedSequence(seed)
-    record = lemma1_trial(config, root)
-    for j, K in enumerate(config["K"]):
-        W = class_instance("orthogonal", 1.0).family.sample(K, generator(child(root, j)))
-        drawn = np.bincount(W[:, 0].astype(int), minlength=32)
-        S = sum(max(0, K - 32 * int(n)) ** 2 for n in drawn)
-        # the solver's tolerance, far below the gaps between thresholds and values
-        assert record[f"orthogonal/K={K}/best"] == pytest.approx(math.sqrt(S) / (32 * math.sqrt(K)), rel=1e-6)

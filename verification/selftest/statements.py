@@ -274,22 +274,6 @@ def _runtime_t_exponent() -> dict:
             "violates_mutant": slope > 1.5}
 
 
-def _rks_lemma1_exponent() -> dict:
-    # The orthogonal instance under the uniform probability: the best member of F_w misses
-    # f*'s weight C/32 on every atom none of w_1..w_K drew, so its squared distance is
-    # C^2 S / (1024 K^2), S = sum over undrawn atoms of K^2 (K = 32): the mutant's bound
-    # (C z / K)^2 fails exactly when S > 1024 z^2, the event orthogonal_lemma1_exact decides
-    # with mu(X) = K (its threshold is 1024 K z^2 / mu(X)).
-    from verification.claims.rks.lemma1 import orthogonal_lemma1_exact
-
-    K, delta = 32, 0.5
-    probability = orthogonal_lemma1_exact(K, delta, K)["probability"]
-    return {"instance": "orthogonal (32 atoms, Hadamard features), uniform probability, K = 32, "
-                        "delta = 0.5", "probability": _fraction(probability),
-            "probability_float": round(float(probability), 9), "delta": "1/2",
-            "violates_mutant": probability > Fraction(1, 2)}
-
-
 def _hilbert_exponent() -> dict:
     # spikes: x uniform on 64 orthonormal vectors (M = 1). With n_j the draws of e_j,
     # ||X_bar - E X_bar||^2 = sum_j n_j^2 / K^2 - 1/64 >= 1/K - 1/64 on every sample, so the
@@ -677,23 +661,6 @@ _CATALOG = (
             "costs at least one draw of w: the run time grows as T^2.13 over T = 64..256, not as T.",
     ),
 
-    StatementMutant(
-        name="rks_lemma1_corrected_k_exponent_doubled",
-        tightens="corrected",
-        claim="rks.lemma1.approximation",
-        kind="exponent doubled",
-        statement="some member of F_w is within C sqrt(mu(X)) / K (1 + sqrt(2 log(1/delta))) of f* "
-                  "in L2(mu) (the corrected eq. 9 with K in place of sqrt(K))",
-        edits=(CodeEdit("verification.claims.rks.lemma1", "decide",
-                        "math.sqrt(c) * z(delta),", "math.sqrt(c) * z(delta) / math.sqrt(K),"),),
-        counterexample=_rks_lemma1_exponent,
-        stored={"instance": "orthogonal (32 atoms, Hadamard features), uniform probability, K = 32, "
-                            "delta = 0.5", "probability": "1361113695754887718277138979658713705199/1361129467683753853853498429727072845824",
-                "probability_float": 0.999988413,
-                "delta": "1/2"},
-        why="32 draws over 32 atoms leave at least 5 atoms undrawn with probability 0.99999, and "
-            "then every member of F_w is at distance at least sqrt(5) C / 32 > 2.18 C / 32.",
-    ),
     StatementMutant(
         name="hilbert_k_exponent_doubled",
         claim="rks.lemma4.hilbert_concentration",

@@ -28,11 +28,15 @@ from verification.claims.rks.instances import (
     largest_risk,
     risk_minimizer,
 )
-from verification.claims.rks.lemma1 import z
 from verification.claims.rks.lemma4 import tail_trials
 from verification.verdicts import HOLDS, Verdict
 
 ID = "rks.lemma2.risk_approximation"
+
+
+def z(delta: float) -> float:
+    """``1 + sqrt(2 log(1/delta))``: eq. (10) in units of ``L C / sqrt(K)``."""
+    return fc.approximation_bound(1.0, 1, delta)
 
 
 def _member(name, loss, C):
@@ -46,7 +50,7 @@ def _member(name, loss, C):
 def trial(config, seed) -> dict:
     """Per (instance, loss, K): ``(R[f_hat] - R[f*]) sqrt(K) / (L C)`` for the witness and for the
     exact risk minimiser over F_w (computed only when the witness exceeds the smallest
-    threshold of the grid, as in :func:`verification.claims.rks.lemma1.trial`)."""
+    threshold of the grid, the witness settles every event of the grid)."""
     record, C = {}, config["C"]
     smallest = z(max(config["delta"]))
     for j, (name, loss, K) in enumerate(grid(config, "instances", "losses", "K")):
