@@ -115,7 +115,9 @@ def _lemma4_instance(instance) -> dict:
     """The instance of Lemma 4 (:mod:`verification.claims.iln.lemma4`) that round t is:
     ``a = ||alpha^(t)||_1 = r (16B + 1) eta t`` (:func:`iln.theory.alpha_l1_bound`)."""
     a = instance["r"] * float(theory.alpha_l1_bound(instance["B"], instance["eta"], instance["t"]))
-    return {"m": instance["m"], "eps": instance["eps"], "a": a, "p": instance["p"], "s": instance["s"]}
+    # A cell of the search has no eps yet (its ties are computed from the cell).
+    return {**{k: instance[k] for k in ("m", "p", "s") if k in instance}, "a": a,
+            **({"eps": instance["eps"]} if "eps" in instance else {})}
 
 
 def estimate_tail_exact(instance) -> np.ndarray:
