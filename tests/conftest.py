@@ -50,6 +50,24 @@ def trial_records():
     return _trial_records
 
 
+def _follows_exact_law(sample, exact, instance, seed, n=4000):
+    import math
+
+    hits = sum(bool(sample(instance, np.random.SeedSequence([seed, i]))) for i in range(n))
+    probability = float(np.exp(exact(instance)))
+    assert 0.05 < probability < 0.95, f"the exact probability {probability} tests the law one way only"
+    assert abs(hits / n - probability) < 4 * math.sqrt(probability * (1 - probability) / n)
+
+
+@pytest.fixture
+def follows_exact_law():
+    """``follows_exact_law(sample, exact, instance, seed, n=4000)``: a specification's sampled
+    event (``sample(instance, seed)``, the shipped implementation) happens with the frequency
+    of its exact log-probability ``exact(instance)``, within four standard errors, from the
+    seeds ``SeedSequence([seed, i])``."""
+    return _follows_exact_law
+
+
 @pytest.fixture
 def expected_at_smoke(tmp_path):
     """``expected_at_smoke(claim_id)``: run the claim at the smoke profile (seed 0, one worker)

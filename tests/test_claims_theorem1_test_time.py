@@ -1,85 +1,143 @@
-"""iln.thm1.test_time: trials, decisions, planted defects and the smoke verdict."""
+"""iln.thm1.test_time (ICML / arXiv Theorem 1, part 3; arXiv Appendix C.2) as a specification:
+its evaluators, the shipped rules, its search, its verdict, its mutants."""
 
-import json
+from __future__ import annotations
+
+import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
 
 from iln import theory
-from iln.random_streams import child
-from verification.claims.iln import theorem1_test_time
-from verification.claims.iln.instances import algorithm1_run
+from verification import runner, search
+from verification.claims.iln.lemma4 import sign_mean_tail
+from verification.claims.iln.theorem1_test_time import (
+    ARXIV,
+    CORRECTED,
+    RULES,
+    TEST_TIME,
+    printed_test_time_counterexample,
+    rule_delta,
+    test_time_certified,
+    test_time_exact,
+    test_time_sample,
+)
+from verification.search.formula import Formula
+from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, INCONCLUSIVE, VIOLATED
 
-TEST_TIME_CONFIG = {"n_trials": 300, "T": 12, "T_proof": 12, "m": 20,
-                    "instances": ["descent_adversary/balanced"], "predictors": ["final"],
-                    "grid": [{"delta": 0.2, "r": 0.9}]}
-
-
-def _seed(i):
-    return child(np.random.SeedSequence(2024), i)
-
-
-def test_balanced_point_gives_the_two_point_law_whatever_alpha():
-    """The erratum's counterexample: every term of Algorithm 2 is +-0.9801 ||alpha||_1."""
-    run = algorithm1_run("descent_adversary", 12, 20, _seed(0))
-    a = float(np.abs(run.alpha).sum())
-    exact = float(run.alpha @ run.family.kernel(run.X, theorem1_test_time.BALANCED_POINT[None, :])[:, 0])
-    assert exact == pytest.approx(0.0, abs=1e-12)
-    E = np.array([run.predict(theorem1_test_time.BALANCED_POINT[None, :], m=1, seed=_seed(k))[0] for k in range(200)])
-    np.testing.assert_allclose(np.abs(E), 0.99**2 * a, rtol=1e-12)  # one term: exactly the two points
-    assert 0.3 < np.mean(E > 0) < 0.7  # both signs occur (a 1 - 1e-8 band for Bin(200, 1/2))
-    # With delta = 0.2, eps0 = 0.9 a the printed m is 2: |E| > eps0 iff both terms agree (P = 1/2).
-    assert theory.test_time_m(0.9 * a, 0.2, a) == 2
+#: the erratum's test point: every term is +-0.9801 ||alpha||_1 with probability 1/2 (s = 0.99).
+BALANCED = {"alpha_l1": 1.0, "B": 1.0, "T": 4, "p": 0.5, "s": 0.99}
 
 
-def test_test_time_trial_is_json_ready_and_reproducible():
-    config = {**TEST_TIME_CONFIG, "instances": ["descent_adversary/train", "two_point_relu/train"],
-              "predictors": ["final", "averaged"]}
-    one = theorem1_test_time.test_time_trial(config, _seed(1))
-    assert one == theorem1_test_time.test_time_trial(config, _seed(1))
-    json.dumps(one, allow_nan=False)
-    for inst in config["instances"]:
-        for predictor in config["predictors"]:
-            events = one[f"{inst}/{predictor}/delta=0.2/r=0.9"]
-            assert isinstance(events["printed"], bool)
-            assert isinstance(events["corrected"], bool)
-            assert 0 < one[f"{inst}/{predictor}/l1_ratio"] <= 1  # Lemma 5
-            # The bound-form m is sampled only where Hoeffding does not already cover it.
-            assert (events["theorem"] is None) == (events["theorem_over_corrected"] >= 1)
+@pytest.mark.parametrize(("delta", "ratio"), [(Fraction(1, 5), Fraction(9, 10)), (Fraction(1, 100), Fraction(3, 10))])
+def test_the_erratum_s_counterexamples_are_instances_of_the_specification(delta, ratio):
+    """The printed rule picks the erratum's m at its delta, and the spec's exact left side is
+    the erratum's probability, above delta_m and delta."""
+    out = printed_test_time_counterexample(delta, ratio)
+    instance = {**BALANCED, "m": out["m"], "eps0": float(ratio)}
+    assert theory.test_time_m(float(ratio), float(delta), 1.0) == out["m"]
+    delta_m = float(Formula(TEST_TIME.printed).value(instance))
+    assert delta_m <= float(delta) < float(Formula(TEST_TIME.printed).value({**instance, "m": out["m"] - 1}))
+    certified = test_time_certified(instance)
+    assert certified.method == "rational arithmetic"
+    assert certified.log == pytest.approx(math.log(out["probability"]), rel=1e-12)
+    assert float(np.exp(test_time_exact(instance))) == pytest.approx(float(out["probability"]), rel=1e-12)
+    assert out["probability"] > delta
 
 
-def test_test_time_smallest_config_is_violated_as_printed_and_holds_corrected():
-    records = [theorem1_test_time.test_time_trial(TEST_TIME_CONFIG, _seed(i)) for i in range(TEST_TIME_CONFIG["n_trials"])]
-    verdict = theorem1_test_time.test_time_decide(records, TEST_TIME_CONFIG, 1e-3)
-    assert verdict.verdict == "holds_after_correction"
-    assert verdict.counterexample["m"] == 2
-    assert verdict.details["corrected_m"]["verdict"] == "holds"
+def test_the_exact_left_side_is_the_sign_mean_tail_and_zero_beyond_lemma_5():
+    instance = {**BALANCED, "m": 7, "eps0": 0.3}
+    truth = sign_mean_tail(7, Fraction(0.3) / Fraction(0.99) ** 2)
+    assert float(np.exp(test_time_exact(instance))) == pytest.approx(float(truth), rel=1e-12)
+    # (16B + 1) B sqrt(T) = 34 at B = 1, T = 4: an alpha_l1 above it is no alpha^(t) of such a run.
+    beyond = {**instance, "alpha_l1": 34.5, "eps0": 10.0}
+    assert float(test_time_exact(beyond)) == -math.inf
+    assert test_time_certified(beyond).text == "0"
+    assert float(test_time_exact({**beyond, "alpha_l1": 34.0})) > -math.inf
 
 
-def test_planted_defect_in_the_corrected_m_is_flagged(monkeypatch):
-    """predict's m with the printed constant (the defect the erratum corrects) must fail."""
+@pytest.mark.parametrize("side", list(RULES))
+@pytest.mark.parametrize(("m", "eps0", "alpha_l1", "B", "T"), [(1, 0.5, 1.0, 1.0, 1), (2, 0.9, 1.0, 1.0, 4),
+                                                               (52, 0.3, 1.0, 2.0, 9), (3000, 0.02, 0.7, 1.0, 16)])
+def test_each_shipped_rule_switches_to_m_at_the_statement_s_delta_m(side, m, eps0, alpha_l1, B, T):
+    instance = {"m": m, "eps0": eps0, "alpha_l1": alpha_l1, "B": B, "T": T}
+    delta_m = float(Formula(TEST_TIME.sides()[side]).value(instance))
+    if delta_m >= 1:  # no delta in (0, 1) makes the rule pick m
+        assert rule_delta(side, instance) == 1.0
+        return
+    assert rule_delta(side, instance) == pytest.approx(delta_m, rel=1e-9)
+    assert RULES[side](eps0, delta_m * (1 + 1e-9), instance) <= m < RULES[side](eps0, delta_m * (1 - 1e-9), instance)
+
+
+def test_algorithm_2_follows_the_exact_law(follows_exact_law):
+    instance = {"m": 3, "eps0": 0.5, "alpha_l1": 2.0, "B": 1.0, "T": 1, "p": 0.25, "s": 0.8}
+    follows_exact_law(test_time_sample, test_time_exact, instance, seed=13)
+
+
+def test_the_declared_domain_is_listed():
+    declared = search.declared_domain("iln.thm1.test_time")
+    assert list(declared["variables"]) == ["m", "eps0", "alpha_l1", "B", "T", "p", "s"]
+    assert declared["variables"]["alpha_l1"]["admissible"]["text"] == "(0, inf)"
+    assert declared["sides"] == {"printed": "exp(-m * eps0**2 / alpha_l1**2)",
+                                 CORRECTED: "2 * exp(-m * eps0**2 / (2 * alpha_l1**2))",
+                                 ARXIV: "exp(-eps0**2 * m / ((16 * B + 1) * B * sqrt(T))**2)"}
+
+
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory):
+    store = tmp_path_factory.mktemp("test_time") / "s.sqlite"
+    return runner.run(["iln.thm1.test_time"], profile="smoke", seed=0, jobs=1, store=store,
+                      quiet=True).outcomes[0].verdict
+
+
+def test_the_printed_m_is_violated_exactly_and_the_corrected_m_holds_over_the_covered_domain(smoke):
+    assert smoke.verdict == HOLDS_AFTER_CORRECTION
+    assert smoke.verdict_printed == VIOLATED
+    assert smoke.verdict_corrected == HOLDS
+    # One sample, beyond eps0 surely, against delta_1 = exp(-eps0^2 / ||alpha||_1^2) -> 1/e.
+    smallest = smoke.counterexample
+    assert smallest["point"]["m"] == 1
+    assert smallest["lhs"] == "1/1"
+    assert smallest["ratio"] == pytest.approx(math.e, rel=1e-9)
+    sides = smoke.details["sides"]
+    assert sides[CORRECTED]["worst"]["ratio"] < 1
+    assert sides[ARXIV]["verdict"] == VIOLATED
+    assert sides[ARXIV]["smallest_violation"]["point"]["m"] == 1
+    for side in smoke.details["coverage"].values():
+        assert all(v["covered"] for v in side.values()), side
+    assert all(row["conforms"] for row in smoke.details["points"].values())
+    shipped = smoke.details["shipped_right_sides"]
+    assert {r["side"] for r in shipped} == set(RULES)
+    assert all(r["agrees"] for r in shipped)
+
+
+def test_the_coverage_reaches_delta_s_ends_on_the_line(smoke):
+    coverage = smoke.details["coverage"][CORRECTED]
+    assert coverage["m"]["searched"] == [1, 2**20]
+    assert coverage["alpha_l1"]["searched"] == [1e-6, 1e6]
+    assert coverage["T"]["searched"] == [1, 2**20]
+    best = smoke.details["best_instances"]["printed"][0]
+    assert best["rhs"] < 1e-299  # delta_m down to 1e-300
+
+
+def test_a_shipped_rule_other_than_the_statement_s_makes_the_verdict_inconclusive(monkeypatch):
+    """predict's m (iln.theory.test_time_m_corrected) with the printed constant is caught."""
+    config = {"search": search.searched(TEST_TIME)}
+    records = [search.confirm(TEST_TIME, config, np.random.SeedSequence([5, i])) for i in range(200)]
+    assert search.decide(TEST_TIME, records, config, 1e-3).verdict == HOLDS_AFTER_CORRECTION
     monkeypatch.setattr(theory, "test_time_m_corrected", theory.test_time_m)
-    records = [theorem1_test_time.test_time_trial(TEST_TIME_CONFIG, _seed(i)) for i in range(TEST_TIME_CONFIG["n_trials"])]
-    verdict = theorem1_test_time.test_time_decide(records, TEST_TIME_CONFIG, 1e-3)
-    assert verdict.details["corrected_m"]["verdict"] == "violated"
-    assert verdict.verdict == "violated"
+    verdict = search.decide(TEST_TIME, records, config, 1e-3)
+    assert verdict.verdict == INCONCLUSIVE
+    assert f"the shipped {CORRECTED} right side" in verdict.details["reason"]
 
 
-def test_test_time_decide_on_synthetic_counts():
-    key = "descent_adversary/balanced/final/delta=0.2/r=0.9"
-
-    def records(printed, corrected, n=400):
-        return [{key: {"printed": i < printed, "corrected": i < corrected, "theorem": None,
-                       "theorem_over_corrected": 3.0},
-                 "descent_adversary/balanced/final/l1_ratio": 0.1} for i in range(n)]
-
-    decide = theorem1_test_time.test_time_decide
-    assert decide(records(40, 4), TEST_TIME_CONFIG, 1e-3).verdict == "holds"
-    assert decide(records(200, 4), TEST_TIME_CONFIG, 1e-3).verdict == "holds_after_correction"
-    assert decide(records(200, 160), TEST_TIME_CONFIG, 1e-3).verdict == "violated"
-    assert decide(records(200, 70), TEST_TIME_CONFIG, 1e-3).verdict == "inconclusive"  # 0.175: straddles
-    assert decide(records(40, 4), TEST_TIME_CONFIG, 1e-3).details["theorem_m"]["verdict"] == "holds"
+def test_every_false_generated_mutant_of_the_correction_is_detected():
+    table = search.assess(TEST_TIME, CORRECTED)
+    assert table["false"] >= 3
+    assert table["detected"] == table["false"]
+    assert table["survivors"] == []
 
 
-def test_smoke_profile_gives_the_expected_verdicts(expected_at_smoke):
-    expected_at_smoke(theorem1_test_time.TEST_TIME_ID)
+def test_the_search_is_deterministic():
+    assert search.searched(TEST_TIME)["sides"] == {s: r.to_json() for s, r in search.search(TEST_TIME).items()}

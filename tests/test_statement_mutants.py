@@ -97,7 +97,7 @@ def test_mutants_name_known_claims_that_state_a_bound():
 def test_a_mutant_of_the_correction_names_a_claim_with_a_corrected_statement():
     corrected = {m.name for m in statements.MUTANTS.values() if m.tightens == "corrected"}
     assert corrected == {"lemma4_corrected_prefactor_dropped", "test_time_corrected_m_quartered",
-                         "events_for_the_printed_step",
+                         "events_for_the_printed_step", "estimate_tail_corrected_prefactor_dropped",
                          "update_sign_corrected_sqrt_t_dropped", "online_to_batch_t_exponent_doubled",
                          "lemma1_first_term_dropped"}
     with_errata = {e.claim_id for e in catalog.errata()}

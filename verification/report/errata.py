@@ -116,6 +116,10 @@ NOTES = (
          r"e^{-m\epsilon^2/\|\alpha\|_1^2} \to 2e^{-m\epsilon^2/(2\|\alpha\|_1^2)}",
          r"$P = 0.500 >$ printed bound $0.198$ at $m = 2$, $\epsilon = 0.9$",
          snippet="iln.lemma4.hoeffding"),
+    Note("iln.lemma5.tail", "Round t = 2 of Algorithm 1",
+         r"e^{-\epsilon^2 m/((16B+1)\eta t)^2} \to 2e^{-\epsilon^2 m/(2((16B+1)\eta t)^2)}",
+         r"$P = 1 >$ printed bound $0.99978$ at $t = 2$, $m = 1$, $\epsilon = \eta/2$",
+         snippet="iln.lemma5.tail"),
     Note("iln.lemma6.events", "Round t = 1 of any run",
          r"P_t(f^*) < \mathbb{P}[\mathcal{E}_1^t \cup \mathcal{E}_2^t] \to "
          r"P_t(f^*) \le \mathbb{P}[\mathcal{E}_1^t \cup \mathcal{E}_2^t]",

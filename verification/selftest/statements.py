@@ -165,7 +165,7 @@ def rejected(tightens: str, verdict: str, verdict_printed: str | None, verdict_c
 
     The sub-verdict of the statement the mutant tightens decides: the corrected one for a
     mutant of the correction, the printed one otherwise (a claim whose check also reports a
-    corrected sub-verdict, as iln.lemma5.tail, may then end inconclusive overall while its
+    corrected sub-verdict may then end inconclusive overall while its
     printed sub-verdict rejects the mutant).
 
     Parameters
@@ -298,16 +298,15 @@ def _rademacher_halved() -> dict:
     return {**out, "violates_mutant": violates}
 
 
-def _estimate_tail_prefactor() -> dict:
-    # Round t = 2 of Algorithm 1 with sign features psi = 0.999 sign(w.x), x_1 = e1, y_1 = 1,
-    # x_2 = e2: alpha^(2) = (eta), and each term of Algorithm 2 is +-0.998001 eta with
-    # probability 1/2 around <f_2, Phi(e2)> = 0 (orthogonal inputs).  With m = 1 and
-    # eps = eta / 2 the deviation exceeds eps surely.
-    m, eps_over_eta, t = 1, Fraction(1, 2), 2
-    probability = _sign_tail(m, eps_over_eta / Fraction(998001, 1000000))
-    bound = math.exp(-m * eps_over_eta**2 / t**2)
-    return {"instance": "sign features psi = 0.999 sign(w.x), x_1 = e1, y_1 = 1, x_2 = e2, t = 2, m = 1, "
-                        "eps = eta / 2", "probability": _fraction(probability), "mutant_bound": round(bound, 6),
+def _estimate_tail_corrected_prefactor() -> dict:
+    # Lemma 4's two-point law at ||alpha^(t)||_1 = (16B + 1) eta t, Lemma 5's bound: each term
+    # is +-0.998001 ||alpha^(t)||_1 around 0 (p = 1/2), m = 1, eps half the bound.
+    m, eps_over_bound = 1, Fraction(1, 2)
+    probability = _sign_tail(m, eps_over_bound / Fraction(998001, 1000000))
+    bound = math.exp(-m * eps_over_bound**2 / 2)
+    return {"instance": "sign features psi = 0.999 sign(w.x), ||alpha^(t)||_1 at Lemma 5's bound "
+                        "(16B + 1) eta t, p = 1/2, m = 1, eps = (16B + 1) eta t / 2",
+            "probability": _fraction(probability), "mutant_bound": round(bound, 6),
             "violates_mutant": probability > bound}
 
 
@@ -586,9 +585,12 @@ _CATALOG = (
         kind="constant halved",
         statement="Algorithm 2 at test time with m = ||alpha||_1^2 log(2/delta) / (2 eps0^2) (the "
                   "corrected constant 2 replaced by 1/2) is within eps0 with probability 1 - delta",
-        edits=(CodeEdit(_THEORY, "_test_time_m",
-                        "samples = 2.0 * alpha_l1**2 * math.log(2.0 / delta) / epsilon0**2",
-                        "samples = 0.5 * alpha_l1**2 * math.log(2.0 / delta) / epsilon0**2"),),
+        # The statement is the specification's formula (verification.search): a rule
+        # m = ceil(c ||alpha||^2 log(2/delta) / eps0^2) picks m from delta_m =
+        # 2 exp(-m eps0^2 / (c ||alpha||^2)) on, so c = 1/2 is the bound below.
+        edits=(CodeEdit("verification.claims.iln.theorem1_test_time", "test_time_decide", "search.decide(TEST_TIME,",
+                        "search.decide(TEST_TIME.with_side('two-sided Hoeffding', "
+                        "'2 * exp(-4 * m * eps0**2 / (2 * alpha_l1**2))'),"),),
         counterexample=_test_time_quartered,
         stored={"instance": "descent_adversary/balanced: test point (0.99, 0.99, -0.99, -0.99), "
                             "delta = 0.2, eps0 = 0.9 ||alpha||_1", "m_mutant": 2, "probability": "1/2",
@@ -692,19 +694,22 @@ _CATALOG = (
     ),
 
     StatementMutant(
-        name="estimate_tail_prefactor_dropped",
+        name="estimate_tail_corrected_prefactor_dropped",
+        tightens="corrected",
         claim="iln.lemma5.tail",
         kind="prefactor dropped",
-        statement="P[|E_t - <f_t, Phi(x_t)>| > eps] <= exp(-eps^2 m / (eta t)^2) (eq. 20 without the "
-                  "prefactor 16B + 1 of Lemma 5's l1 bound)",
-        edits=(CodeEdit(_THEORY, "_alpha_l1_bound", "return (SHRINK_THRESHOLD * B + 1.0) * eta * t",
-                        "return eta * t"),),
-        counterexample=_estimate_tail_prefactor,
-        stored={"instance": "sign features psi = 0.999 sign(w.x), x_1 = e1, y_1 = 1, x_2 = e2, t = 2, "
-                            "m = 1, eps = eta / 2", "probability": "1", "mutant_bound": 0.939413},
-        why="At t = 2 the single term of Algorithm 2 is +-0.998 eta around 0, beyond eps = eta / 2 "
-            "surely: 1 > exp(-1/16) = 0.939. (The check reads Lemma 5's bound through "
-            "iln.theory, so its eps moves with the mutant: the printed 0.05 at each point.)",
+        statement="P[|E_t - <f_t, Phi(x_t)>| > eps] <= exp(-eps^2 m / (2 ((16B + 1) eta t)^2)): "
+                  "corrected eq. (20) without its prefactor 2",
+        # The statement is the specification's formula (verification.search).
+        edits=(CodeEdit("verification.claims.iln.lemma5", "tail_decide", "search.decide(TAIL,",
+                        "search.decide(TAIL.with_side('two-sided Hoeffding', "
+                        "'exp(-eps**2 * m / (2 * ((16 * B + 1) * eta * t)**2))'),"),),
+        counterexample=_estimate_tail_corrected_prefactor,
+        stored={"instance": "sign features psi = 0.999 sign(w.x), ||alpha^(t)||_1 at Lemma 5's bound "
+                            "(16B + 1) eta t, p = 1/2, m = 1, eps = (16B + 1) eta t / 2",
+                "probability": "1", "mutant_bound": 0.882497},
+        why="With m = 1 the estimate is the single term +-0.998001 ||alpha^(t)||_1, beyond eps = half "
+            "of Lemma 5's bound surely when ||alpha^(t)||_1 is at it: 1 > exp(-1/8) = 0.8825.",
     ),
     StatementMutant(
         name="events_for_the_printed_step",

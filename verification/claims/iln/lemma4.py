@@ -83,11 +83,22 @@ def deviation_ties(cell) -> np.ndarray:
     return 2.0 * cell["a"] * cell["s"] ** 2 * atoms
 
 
+def _digits(n: int) -> int:
+    """The number of decimal digits of ``n >= 1``, without ``str`` (which refuses integers of
+    more than 4300 digits: a binomial term's denominator ``D^m`` can have far more)."""
+    count = max(1, int(n.bit_length() * math.log10(2)))
+    while 10**count <= n:
+        count += 1
+    while count > 1 and 10 ** (count - 1) > n:
+        count -= 1
+    return count
+
+
 def _decimal(numerator: int, denominator: int) -> str:
     """``numerator / denominator`` to 17 significant digits, from the exact integers."""
     if numerator == 0:
         return "0"
-    shift = len(str(denominator)) - len(str(numerator)) + 17
+    shift = _digits(denominator) - _digits(numerator) + 17
     digits = str(numerator * 10**shift // denominator) if shift >= 0 else str(numerator // (denominator * 10**-shift))
     return f"{digits[0]}.{digits[1:17]}e{len(digits) - 1 - shift}"
 
@@ -116,7 +127,7 @@ def tail_certified(instance) -> search.ExactValue:
             total += term
         term = term * (m - k) * num // ((k + 1) * (den - num))
     exact = Fraction(total, den**m)
-    text = (f"{exact.numerator}/{exact.denominator}" if len(str(exact.denominator)) <= 40
+    text = (f"{exact.numerator}/{exact.denominator}" if _digits(exact.denominator) <= 40
             else f"{_decimal(exact.numerator, exact.denominator)} (17 digits of the exact rational)")
     log = math.log(total) - m * math.log(den) if total else -math.inf
     return search.ExactValue(log, text, "rational arithmetic")
