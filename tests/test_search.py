@@ -100,6 +100,14 @@ def test_reals_approach_each_open_end_and_include_each_closed_one():
         Reals(0, math.inf, open_low=True)
 
 
+def test_an_open_finite_end_of_a_log_grid_is_approached_not_tried():
+    reals = Reals(0, 1, open_low=True, open_high=True, cap_low=1e-6)
+    low, high = reals.searched_ends()
+    assert (low, high) == (1e-6, pytest.approx(1 - 1e-12, abs=1e-15))
+    assert reals.values().max() < 1
+    assert reals.ends_reached(list(reals.values()))["high"].startswith("approached")
+
+
 def test_coverage_reports_the_admissible_domain_the_range_searched_and_the_values_tried():
     found = search_side(_statement(_below_by(-1.0)), "printed")
     m, eps = found.coverage["m"], found.coverage["eps"]

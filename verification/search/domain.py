@@ -182,7 +182,10 @@ class Reals:
             if low is None or low <= 0 or (self.cap_high is None and math.isinf(self.high)):
                 raise ValueError(f"cap_low/cap_high: Reals({self.low}, {self.high}) needs the plan's caps for its "
                                  f"ends at 0 or infinity, got cap_low={self.cap_low!r}, cap_high={self.cap_high!r}")
-            return float(low), float(self.cap_high if math.isinf(self.high) else self.high)  # type: ignore[arg-type]
+            high = self.cap_high if math.isinf(self.high) else self.high
+            if self.open_high and math.isfinite(self.high):  # an open finite end is approached, never tried
+                high = self.high - self.approach * (self.high - low)
+            return float(low), float(high)  # type: ignore[arg-type]
         gap = self.approach * (self.high - self.low)
         return self.low + (gap if self.open_low else 0.0), self.high - (gap if self.open_high else 0.0)
 
