@@ -188,8 +188,8 @@ def test_the_slopes_sign_test_reads_per_seed_growth_of_regret_over_b_sqrt_t():
     growing = [{f"{n}/B=1/T={T}": float(T) for n in theorem1_regret.SAMPLED for T in config["T_grid"]} for _ in range(20)]
     flat = [{f"{n}/B=1/T={T}": math.sqrt(T) * (1 + 0.01 * ((i % 2) * 2 - 1) * (T == 64))
              for n in theorem1_regret.SAMPLED for T in config["T_grid"]} for i in range(20)]
-    assert theorem1_regret.regret_slopes(growing, config, 1e-3)["orthogonal"]["growth_faster_than_sqrt_T"]
-    assert not theorem1_regret.regret_slopes(flat, config, 1e-3)["orthogonal"]["growth_faster_than_sqrt_T"]
+    assert theorem1_regret.regret_slopes(growing, config, 1e-3)["orthogonal"]["median_slope_above_0"]
+    assert not theorem1_regret.regret_slopes(flat, config, 1e-3)["orthogonal"]["median_slope_above_0"]
 
 
 def test_every_false_generated_mutant_of_the_printed_statement_is_detected():
