@@ -159,7 +159,10 @@ def assess(spec: Statement, side: str, decide: Callable[[Statement, str], dict] 
     kept: list[int] = []
     for i, mutant in enumerate(candidates):
         row: dict[str, Any] = {"kind": mutant.kind, "edit": mutant.edit, "formula": mutant.formula}
-        tighter = bool(np.any(logs[i + 1] < logs[0] - 1e-12 * np.maximum(1.0, np.abs(logs[0]))))
+        # Where a right side is undefined (a denominator at or below 0: its log is nan or
+        # infinite) the comparison is False: no mutant tightens a statement there.
+        with np.errstate(invalid="ignore"):
+            tighter = bool(np.any(logs[i + 1] < logs[0] - 1e-12 * np.maximum(1.0, np.abs(logs[0]))))
         twin = next((kept_i for kept_i in kept if np.allclose(logs[i + 1], logs[kept_i + 1], rtol=1e-12, atol=0)), None)
         row["tightens"] = tighter
         if not tighter:

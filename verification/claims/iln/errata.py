@@ -121,8 +121,9 @@ register_erratum(Erratum(
                    "against 4 B sqrt(T) / (1 - B / sqrt(T)) at the proof's eta; the theorem's eta needs "
                    "T > 64 B^2 for Lemma 2's eta < 1/8, the proof's T > 16 B^2.",
     corrected=r"\eta = \frac{B}{2\sqrt{T}}\ \text{(as the proof sets it; the theorem's value changes only the constant)}",
-    check="iln.thm1.regret runs Algorithm 1 at the proof's eta = B/(2 sqrt T) and m = m_proof and "
-          "compares the mean regret with the proof's explicit bound; the theorem's eta is not run.",
+    check="iln.thm1.regret searches both step sizes (s = 1 and s = 1/2 in eta = s B / sqrt(T)) on point "
+          "masses, exactly, against the proof's explicit bound at each; beyond point masses it samples "
+          "the proof's eta = B/(2 sqrt T) and m = m_proof only.",
     kind=QUOTED,
     quotes=(
         Quote("ICML", "Section 3, Theorem 1", _THEOREM_ETA["ICML"]),

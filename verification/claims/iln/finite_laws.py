@@ -383,7 +383,10 @@ def _first_shrink(q: Fraction, growth: Fraction, y: Fraction, threshold: Fractio
         return 0
     if growth <= 1 or q == 0:
         return None
-    log_growth = math.log(growth)
+    # log1p: a rate eta c^2 below 1e-16 (c near 0) rounds growth to 1.0 in float.
+    log_growth = math.log1p(float(growth - 1))
+    if log_growth == 0.0:  # below the smallest float: no crossing within any horizon a run can have
+        return None
     low = max(0, math.floor(math.log(float((threshold - abs(y)) / abs(q))) / log_growth) - 2)
     high = math.ceil(math.log(float((threshold + abs(y)) / abs(q))) / log_growth) + 2
     return next((j for j in range(low, min(high, rounds)) if crosses(j)), None)
