@@ -170,14 +170,30 @@ def test_the_search_finds_a_bound_that_fails_only_at_m_7():
     assert found.smallest_violation.point["m"] == 7
 
 
+@pytest.mark.parametrize("first_failing", [20, 29, 300])
+def test_the_smallest_violation_is_shrunk_below_the_ladder_s_rung(first_failing):
+    # m = 20, 29 and 300 are not on the grid (1..16, then 32, 33, 64, ...): the grid finds a
+    # larger m, the local search climbs to larger ones still (the ratio grows with m); the
+    # shrink stage lowers it to the first that fails.
+    def exact(env):
+        m = env["m"]
+        return -m * np.asarray(env["eps"]) ** 2 + (0.5 + 1e-3 * m if m >= first_failing else -1.0)
+
+    found = search_side(_statement(exact), "printed")
+    assert found.smallest_violation.point["m"] == first_failing
+    assert found.stages["shrink"] > 0
+    assert not found.exhausted
+
+
 def test_the_search_finds_a_bound_that_fails_only_at_odd_m_beyond_the_first_sixteen():
     def exact(env):
         odd_and_large = env["m"] % 2 == 1 and env["m"] > 16
         return -env["m"] * np.asarray(env["eps"]) ** 2 + (0.1 if odd_and_large else -1.0)
 
     found = search_side(_statement(exact), "printed")
-    # The ladder tries 32 and 33, 64 and 65, ...: the smallest violation is the first odd rung.
-    assert found.smallest_violation.point["m"] == 33
+    # The ladder tries 32 and 33, 64 and 65, ...: the first odd rung, 33, violates; the shrink
+    # stage lowers it to the smallest that does, 17.
+    assert found.smallest_violation.point["m"] == 17
 
 
 def _threshold(cell):

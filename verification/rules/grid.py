@@ -93,7 +93,9 @@ def _after_violation(corrected_holds: bool, corrected_violated: bool) -> tuple[s
         return HOLDS_AFTER_CORRECTION, None
     if corrected_violated:
         return VIOLATED, "the corrected statement is violated too"
-    return INCONCLUSIVE, "the printed statement is violated; the corrected one is undecided"
+    # The verdict is about the statement as printed, which is refuted; verdict_corrected
+    # carries the correction's own (undecided) verdict beside it.
+    return VIOLATED, "the printed statement is violated; the corrected one is undecided"
 
 
 def power(points: Sequence[PointDecision]) -> tuple[float, float]:

@@ -223,7 +223,9 @@ def _combine(printed: Mapping[str, Any], corrected: Mapping[str, Any] | None) ->
             return HOLDS_AFTER_CORRECTION, None
         if corrected["verdict"] == VIOLATED:
             return VIOLATED, "the corrected statement is violated too"
-        return INCONCLUSIVE, f"the printed statement is violated; the corrected one: {corrected['reason']}"
+        # The verdict is about the statement as printed, which is refuted exactly; the
+        # correction's own verdict (verdict_corrected) says it is undecided, and why.
+        return VIOLATED, f"the printed statement is violated; the corrected one is undecided: {corrected['reason']}"
     return printed["verdict"], printed["reason"]
 
 

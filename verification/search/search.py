@@ -14,7 +14,9 @@ variable) and, within each cell, at every value of the line variable at once:
    ratio along each continuous variable, from the best cells;
 4. a **seeded local search** (numpy's generator, seeded from the plan: the same steps on any
    machine and release): random moves to neighbouring values, kept when the ratio does not
-   fall.
+   fall;
+5. a **shrink** of the smallest violation: each integer variable lowered to the smallest value
+   at which the instance still violates, as a shrinker does (hypothesis, QuickCheck).
 
 The line variable (a tail bound's deviation) runs, in each cell, from where the right side
 is within 1e-12 of 1 to where it is 1e-300 (bisection in log space), on a log grid, with the
@@ -49,6 +51,8 @@ LOG_TOLERANCE = 1e-9
 #: the left sides a trial's frequency tests both ways: each side also keeps its worst instance
 #: with an exact left side in this range, where sampling checks the implementation's law.
 SAMPLEABLE = (0.05, 0.95)
+#: how many values of an integer variable, from its smallest, the shrink stage tries in turn.
+SHRINK_SCAN = 64
 #: the bracket in which right-side ends are bisected, for a variable without finite ends.
 _BRACKET = (1e-300, 1e300)
 
@@ -329,6 +333,46 @@ class _Searcher:
                 if value >= current:
                     cell, current = proposal, value
 
+    def shrink(self) -> None:
+        """From the smallest violation, each integer variable lowered to the smallest value at
+        which the cell still violates, the others fixed, until no variable moves (a shrinker's
+        passes: the counterexample reported is the smallest this reaches, not a grid's).
+
+        Values from the variable's ``low`` up are tried in turn (:data:`SHRINK_SCAN` of them),
+        then the ladder's rungs, and between the last rung that holds and the first that
+        violates a bisection; within the plan's budget of cells, never exhausting it.
+        """
+        for _ in range(3):
+            if self.smallest is None:
+                return
+            start = {k: self.smallest.point[k] for k in self.domain.cell}
+            cell = dict(start)
+            for name in [k for k in self.domain.cell if isinstance(self.domain[k], Integers)]:
+                cell[name] = self._smallest_violating(cell, name)
+            if cell == start:
+                return
+
+    def _smallest_violating(self, cell: dict[str, Any], name: str) -> int:
+        var = self.domain[name]
+        current = int(cell[name])
+        candidates = [v for v in range(var.low, min(current, var.low + SHRINK_SCAN))]
+        candidates += [v for v in var.values() if var.low + SHRINK_SCAN <= v < current]
+        holds_at = var.low - 1
+        for value in candidates:
+            if len(self.cells) >= self.plan.budget:
+                return current
+            if self.evaluate({**cell, name: value}) > LOG_TOLERANCE:
+                current = value
+                break
+            holds_at = value
+        while current - holds_at > 1 and len(self.cells) < self.plan.budget:  # between a rung that holds and one that fails
+            middle = (current + holds_at) // 2
+            if self.evaluate({**cell, name: middle}) > LOG_TOLERANCE:
+                current = middle
+            else:
+                holds_at = middle
+        return current
+
     def _move(self, name: str, value: Any, rng: np.random.Generator) -> Any:
         var = self.domain[name]
         if isinstance(var, Integers | Choice):
@@ -372,7 +416,7 @@ def search_side(spec: Statement, side: str, index: int = 0) -> SideSearch:
     start = time.perf_counter()
     searcher = _Searcher(spec, side)
     stages = {}
-    for stage in ("coarse", "sweep", "refine", "local"):
+    for stage in ("coarse", "sweep", "refine", "local", "shrink"):
         before = len(searcher.cells)
         if stage == "local":
             searcher.local(index)
