@@ -291,16 +291,17 @@ def _rks_lemma1_exponent() -> dict:
             "violates_mutant": probability > Fraction(1, 2)}
 
 
-def _hilbert_exponent() -> dict:
-    # spikes: x uniform on 64 orthonormal vectors (M = 1). With n_j the draws of e_j,
-    # ||X_bar - E X_bar||^2 = sum_j n_j^2 / K^2 - 1/64 >= 1/K - 1/64 on every sample, so the
-    # deviation exceeds the mutant's (1 + sqrt(2 log(1/delta))) / K with probability 1.
-    K, delta = 16, Fraction(1, 10)
-    least_sq = Fraction(1, K) - Fraction(1, 64)
-    bound = (1 + math.sqrt(2 * math.log(1 / delta))) / K
-    return {"instance": "spikes (64 orthonormal vectors, M = 1), K = 16, delta = 0.1",
-            "least_deviation_sq": _fraction(least_sq), "mutant_bound": round(bound, 6),
-            "probability": "1", "violates_mutant": least_sq > Fraction(bound) ** 2}
+def _hilbert_constant_halved() -> dict:
+    # Two fair points +-e_1 (M = 1), K = 256: f = 2 |n/256 - 1/2|, and eq. (16)'s event at
+    # eps = 1/4 is |n - 128| >= 41 (5.1 standard deviations), decided in rational arithmetic.
+    from verification.claims.rks.lemma4 import EVENTS, tail_certified
+
+    instance = {"K": 256, "eps": 0.25, "M": 1.0, "law": "two-point", "p": 0.5, "q": 1.0, "event": EVENTS[0]}
+    value = tail_certified(instance)
+    bound = math.exp(-256 * 0.25**2)
+    return {"instance": "two-point +-e_1, p = 1/2, M = 1, K = 256, eps = 1/4 (eq. 16's event)",
+            "probability": round(math.exp(value.log), 12), "mutant_bound": round(bound, 12),
+            "violates_mutant": value.log > math.log(bound)}
 
 
 def _rademacher_halved() -> dict:
@@ -690,19 +691,22 @@ _CATALOG = (
             "then every member of F_w is at distance at least sqrt(5) C / 32 > 2.18 C / 32.",
     ),
     StatementMutant(
-        name="hilbert_k_exponent_doubled",
+        name="hilbert_constant_halved",
         claim="rks.lemma4.hilbert_concentration",
-        kind="exponent doubled",
-        statement="P[||X_bar - E X_bar|| >= M / K (1 + sqrt(2 log(1/delta)))] <= delta (eq. 16 with "
-                  "K in place of sqrt(K))",
-        edits=(CodeEdit("verification.claims.rks.lemma4", "decide",
-                        "threshold = fc.hilbert_concentration_bound(1.0, K, delta) * math.sqrt(K)",
-                        "threshold = fc.hilbert_concentration_bound(1.0, K, delta)"),),
-        counterexample=_hilbert_exponent,
-        stored={"instance": "spikes (64 orthonormal vectors, M = 1), K = 16, delta = 0.1",
-                "least_deviation_sq": "3/64", "mutant_bound": 0.196623, "probability": "1"},
-        why="The mean of sixteen draws of orthonormal spikes is never close to their mean: "
-            "||X_bar - E X_bar||^2 >= 1/16 - 1/64 = 3/64 > 0.1966^2 on every sample.",
+        kind="constant halved",
+        statement="P[||X_bar - E X_bar|| > M / sqrt(K) + eps] <= exp(-K eps^2 / M^2) (eq. 20's 2 M^2 "
+                  "halved; eq. 16 with sqrt(log(1/delta)) for sqrt(2 log(1/delta)))",
+        # The statement is the specification's formula (verification.search): the mutated
+        # statement is searched and decided exactly on its own (no trials of the shipped code).
+        edits=(CodeEdit("verification.claims.rks.lemma4", "hilbert_decide", "search.decide(HILBERT, records, config, alpha)",
+                        "search.decide(HILBERT.with_side('printed', 'exp(-K * eps**2 / M**2)'), [], "
+                        "{'search': search.searched(HILBERT.with_side('printed', 'exp(-K * eps**2 / M**2)'))}, alpha)"),),
+        counterexample=_hilbert_constant_halved,
+        stored={"instance": "two-point +-e_1, p = 1/2, M = 1, K = 256, eps = 1/4 (eq. 16's event)",
+                "probability": 3.31434e-07, "mutant_bound": 1.12535e-07},
+        why="The average of 256 fair signs is 5.1 standard deviations out with probability "
+            "3.3e-7 (exact), above the mutant's exp(-16) = 1.1e-7: the Gaussian tail has exp(-z^2 / 2), "
+            "not exp(-z^2).",
     ),
     StatementMutant(
         name="rademacher_constant_halved",

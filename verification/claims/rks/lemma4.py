@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Iterator
 from fractions import Fraction
 
 import numpy as np
@@ -99,32 +100,46 @@ def deviation_law(law: str, K: int, p: float, q: float) -> tuple[np.ndarray, np.
     return deviation[starts], tail
 
 
-def _threshold(instance) -> np.ndarray:
-    """``1 / sqrt(K) + eps / M``: eq. (16)'s bound on ``f / M``."""
-    return 1.0 / math.sqrt(instance["K"]) + np.asarray(instance["eps"], dtype=float) / instance["M"]
-
-
 def _law_of(instance) -> tuple[np.ndarray, np.ndarray]:
     return deviation_law(instance["law"], int(instance["K"]), float(instance["p"]), float(instance["q"]))
 
 
-def tail_exact(instance) -> np.ndarray:
-    """``log P[event]`` at an instance (K, eps, M, law, p, q, event); ``eps`` may be an array.
-
-    A threshold within a part in 1e13 of an atom is that atom (the tie the event decides):
-    ``>`` leaves it out, ``>=`` counts it."""
+def _steps(instance) -> tuple[np.ndarray, np.ndarray]:
+    """The values of eps at which the tail steps, ``M (atom - 1 / sqrt(K))`` for every atom of
+    ``f / M`` (ascending), and ``log P[f / M >= atom]`` for each: the event ``f > M / sqrt(K) +
+    eps`` is ``eps < M (atom - 1 / sqrt(K))``.  The search's ties are these same floats, so
+    that the fast evaluator decides a tie as the float it was given."""
     atoms, tail = _law_of(instance)
-    t = _threshold(instance)
+    return instance["M"] * (atoms - 1.0 / math.sqrt(instance["K"])), tail
+
+
+def _first_counted(instance) -> np.ndarray:
+    """The index of the first step the event counts at the instance's eps (an array)."""
+    steps, _ = _steps(instance)
     strict = instance["event"] == EVENTS[0]
-    first = np.searchsorted(atoms, t * (1 + 1e-13) if strict else t * (1 - 1e-13), side="right" if strict else "left")
-    return np.where(first < atoms.size, tail[np.minimum(first, atoms.size - 1)], -np.inf)
+    return np.searchsorted(steps, np.asarray(instance["eps"], dtype=float), side="right" if strict else "left")
+
+
+def tail_exact(instance) -> np.ndarray:
+    """``log P[event]`` at an instance (K, eps, M, law, p, q, event); ``eps`` may be an array."""
+    steps, tail = _steps(instance)
+    first = _first_counted(instance)
+    return np.where(first < steps.size, tail[np.minimum(first, steps.size - 1)], -np.inf)
+
+
+#: how far below each step a second tie is tried: beyond the rounding of a step computed in
+#: float64 (``sqrt(1 + 1e-6) - 1`` is off by a part in 1e10), so that the event counts the
+#: atom there for certain, as the rational arithmetic decides it.
+BELOW_STEP = 1e-8
 
 
 def deviation_ties(cell) -> np.ndarray:
     """The values of eps at which the tail jumps: ``M (atom - 1 / sqrt(K))`` for every atom of
-    ``f / M`` above ``1 / sqrt(K)``."""
-    atoms, _ = _law_of(cell)
-    return cell["M"] * (atoms[atoms > 1 / math.sqrt(cell["K"])] - 1 / math.sqrt(cell["K"]))
+    ``f / M`` above ``1 / sqrt(K)``, and each a part in 1e8 below it (where both events count
+    the atom: the supremum over eps, up to that part in the right side)."""
+    steps, _ = _steps(cell)
+    steps = steps[steps > 0]
+    return np.concatenate([steps, steps * (1 - BELOW_STEP)])
 
 
 def _exceeds(square: Fraction, e: Fraction, K: int, strict: bool) -> bool:
@@ -154,6 +169,8 @@ def tail_certified(instance) -> search.ExactValue:
                                  "log-space float64 (binomial terms by log-gamma; relative error below 1e-9)")
     p, q = Fraction(instance["p"]), Fraction(instance["q"])
     e, strict = Fraction(instance["eps"]) / Fraction(instance["M"]), instance["event"] == EVENTS[0]
+    weights: tuple[Fraction, ...]
+    outcomes: Iterator[tuple[int, tuple[int, ...], Fraction]]
     if instance["law"] == "two-point":
         weights = (p, 1 - p)
         outcomes = ((math.comb(K, n), (n, K - n), (2 * q * (Fraction(n, K) - p)) ** 2) for n in range(K + 1))
@@ -182,13 +199,11 @@ def tail_certified(instance) -> search.ExactValue:
 def tail_sampling_point(instance) -> dict:
     """The same instance with eps in the middle of the step of the tail it is on: the same
     exact tail for both events, and an event that no rounding of the distance decides."""
-    atoms, _ = _law_of(instance)
-    t, floor = float(_threshold(instance)), 1 / math.sqrt(instance["K"])
-    strict = instance["event"] == EVENTS[0]
-    j = int(np.searchsorted(atoms, t * (1 + 1e-13) if strict else t * (1 - 1e-13), side="right" if strict else "left"))
-    low = max(atoms[j - 1] if j > 0 else floor, floor)
-    high = atoms[j] if j < atoms.size else 2 * atoms[-1] + 1.0
-    return {**instance, "eps": float(instance["M"] * ((low + high) / 2 - floor))}
+    steps, _ = _steps(instance)
+    j = int(_first_counted(instance))
+    low = max(steps[j - 1], 0.0) if j > 0 else 0.0
+    high = steps[j] if j < steps.size else 2 * max(steps[-1], 0.0) + instance["M"]
+    return {**instance, "eps": float((low + high) / 2)}
 
 
 def law_features(law: str, M: float, p: float, q: float) -> tuple[fc.AtomFeatures, fc.AtomMember]:
@@ -240,7 +255,7 @@ HILBERT = search.Statement(
           "directions (probabilities pq, p(1 - q), 1 - p; a trinomial law). delta in (0, 1) is eps = M sqrt(2 "
           "log(1/delta) / K) in (0, inf). Laws with more points or continuous laws are not searched (no exact "
           "evaluator).",
-    plan=search.Plan(budget=3000, coarse=3, sweeps=3, restarts=3, local_steps=120),
+    plan=search.Plan(budget=3000, coarse=3, sweeps=2, restarts=3, local_steps=60),
 )
 
 
