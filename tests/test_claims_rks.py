@@ -17,7 +17,6 @@ from verification.claims.rks import (
     lemma1,
     lemma2,
     lemma3,
-    rademacher,
     theorem1,
     theorem2,
 )
@@ -31,9 +30,9 @@ from verification.claims.rks.instances import (
 RKS_IDS = ["rks.thm1.excess_risk", "rks.lemma1.approximation", "rks.lemma2.risk_approximation",
            "rks.lemma3.estimation", "rks.lemma4.hilbert_concentration", "rks.rademacher.bound",
            "rks.thm2.uniform_deviation", "rks.fig2.alpha_inf_decay", "rks.fig1.vs_adaboost"]
-ALPHA = 1e-3 / len(RKS_IDS)
+ALPHA = 1e-3 / len(RKS_IDS)  # a run's budget shared by the nine claims
 #: claims that are specifications (verification.search): tested in their own files.
-SPECIFICATIONS = {"rks.lemma4.hilbert_concentration"}  # a run's budget shared by the nine claims
+SPECIFICATIONS = {"rks.lemma4.hilbert_concentration", "rks.rademacher.bound"}
 #: rks.fig1.vs_adaboost decides on wall-clock times: speed is measured only in benchmarks and
 #: runs, never in unit tests, so its verdict is tested on synthetic records below, not on smoke.
 UNTIMED_IDS = [c for c in RKS_IDS if c != "rks.fig1.vs_adaboost" and c not in SPECIFICATIONS]
@@ -255,12 +254,6 @@ def test_quadratic_bracket_contains_the_supremum():
         low, up, one_low, one_up = lemma3.quadratic_bracket(dG, db, a)
         assert low <= true + 1e-12 <= up + 1e-12
         assert one_low <= max(x @ dG @ x - 2 * x @ db for x in values) + 1e-12 <= one_up + 1e-12
-
-
-def test_rademacher_check_catches_a_wrong_rate(monkeypatch, smoke):
-    config, records = smoke["rks.rademacher.bound"]
-    monkeypatch.setattr(fc, "rademacher_bound", lambda C, m: C / m)
-    assert rademacher.decide(records, config, ALPHA).verdict == "violated"
 
 
 def test_theorem1_catches_corrupted_excess_risks(smoke):

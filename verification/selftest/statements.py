@@ -713,9 +713,12 @@ _CATALOG = (
         claim="rks.rademacher.bound",
         kind="constant halved",
         statement="R_m[F_w] <= C / (2 sqrt(m)) (eq. 23 halved)",
-        edits=(CodeEdit("iln.rks.function_class", "rademacher_bound",
-                        'return arguments.positive_real(C, "C") / math.sqrt(',
-                        'return 0.5 * arguments.positive_real(C, "C") / math.sqrt('),),
+        # The statement is the specification's formula (verification.search): the mutated
+        # statement is searched and decided exactly on its own (no draws of the shipped code).
+        edits=(CodeEdit("verification.claims.rks.rademacher", "complexity_decide",
+                        "search.decide(RADEMACHER, records, config, alpha)",
+                        "search.decide(RADEMACHER.with_side('printed', '0.5 * C / m**0.5'), [], "
+                        "{'search': search.searched(RADEMACHER.with_side('printed', '0.5 * C / m**0.5'))}, alpha)"),),
         counterexample=_rademacher_halved,
         stored={"instance": "signs: every feature value +-1, C = 1", "R_2": "1/2",
                 "mutant_bound_2": 0.353553, "R_8": "35/128", "mutant_bound_8": 0.176777},
