@@ -189,7 +189,7 @@ def tail_certified(instance) -> search.ExactValue:
                 term *= weight**power
             total += term
     exact = Fraction(total, denominator**K)
-    text = (f"{exact.numerator}/{exact.denominator}" if len(str(exact.denominator)) <= 40
+    text = (f"{exact.numerator}/{exact.denominator}" if exact.denominator.bit_length() <= 132
             else f"{float(exact):.17g} (17 digits of the exact rational)" if exact > Fraction(1, 10**300)
             else "below 1e-300 (exact rational, its log given)")
     log = math.log(total) - K * math.log(denominator) if total else -math.inf

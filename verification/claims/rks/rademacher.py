@@ -80,7 +80,7 @@ def complexity_certified(instance) -> search.ExactValue:
                     for k in range(j + 1) for n in range(m - j + 1))
         total += math.comb(m, j) * pi**j * (1 - pi) ** (m - j) * Fraction(inner, 2**m)
     value = C * total / m
-    text = f"{value.numerator}/{value.denominator}" if len(str(value.denominator)) <= 40 else f"{float(value):.17g}"
+    text = f"{value.numerator}/{value.denominator}" if value.denominator.bit_length() <= 132 else f"{float(value):.17g}"
     return search.ExactValue(math.log(value) if value else -math.inf, text, "rational arithmetic")
 
 

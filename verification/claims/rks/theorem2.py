@@ -21,6 +21,7 @@ differences ``2LC / m`` around a mean at most ``4 L R_m + 2|c(0)| / sqrt(m)``).
 
 from __future__ import annotations
 
+import functools
 import math
 
 from iln.rks import function_class as fc
@@ -32,11 +33,16 @@ from verification.verdicts import HOLDS_AFTER_CORRECTION, Verdict
 ID = "rks.thm2.uniform_deviation"
 
 
+@functools.lru_cache(maxsize=4096)
+def _rademacher(C: float, m: int) -> float:
+    return fc.rademacher_sign_features(C, m)
+
+
 def rademacher_slack(instance) -> float:
     """``4 L R_m[F] + 2|c(0)| / sqrt(m)``: eq. (24)'s threshold less its ``LC u`` term, with the
     exact ``R_m`` of the class of one +-1 feature."""
     L = fc.lipschitz_constant(instance["loss"], instance["C"])
-    return 4.0 * L * fc.rademacher_sign_features(instance["C"], int(instance["m"])) + 2.0 / math.sqrt(instance["m"])
+    return 4.0 * L * _rademacher(float(instance["C"]), int(instance["m"])) + 2.0 / math.sqrt(instance["m"])
 
 
 def deviation_trial(instance, seed) -> bool:
@@ -58,7 +64,7 @@ UNIFORM_DEVIATION = search.Statement(
                         certify=lambda i: lemma3.tail_certified(i, rademacher_slack),
                         sampling_point=lambda i: lemma3.tail_sampling_point(i, rademacher_slack)),
     printed="exp(-2 * m * u**2)",
-    corrected={"range 2LC": "exp(-m * u**2 / 2)"},
+    corrected={"range 2LC": "exp(-2 * m * (u / 2)**2)"},
     scope=lemma3.SCOPE.replace("F_w with K identical", "The class F_w with K identical") +
     " R_m[F] = C E|S_m| / m exactly.",
     plan=search.Plan(budget=3000, coarse=3, sweeps=2, restarts=3, local_steps=60),
