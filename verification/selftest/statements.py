@@ -367,44 +367,18 @@ def _shrink_penalty_t_dropped() -> dict:
 
 
 @functools.cache
-def _hinge_deviation_tail(m: int, delta: float) -> Fraction:
-    """``P[sup_{f in F_w} |R[f] - R_emp[f]| > sqrt(log(1/delta) / (2m))]`` on RKS's orthogonal
-    instance with K = 1, C = 1 and the hinge loss, exactly (the threshold, irrational, is
-    compared with rational deviations).
+def _rks_deviation_range(claim: str) -> dict:
+    # One +-1 feature, hinge loss, C = 1, theta = 1/2, m = 256, u = 0.6 (delta = exp(-184.32)):
+    # the supremum's binomial tail in rational arithmetic (verification.claims.rks.lemma3).
+    from verification.claims.rks import lemma3, theorem2
 
-    The hinge loss is linear on the class (margins in [-1, 1]), so the supremum over
-    ``|a| <= C`` is ``C |hat E[y phi] - E[y phi]|``; ``y phi(x; w_j)`` is a fair-or-biased sign
-    with ``P(+1) = p_j = 1/2 + 0.4 <vote, h_j> / 32`` (labels with E[y|x] = 0.8 vote(x)), so
-    ``hat E[y phi] = (2k - m)/m`` with ``k ~ Bin(m, p_j)``, and w_j is one of 32 atoms of
-    probability 1/32.  The same value bounds the one-sided supremum of Theorem 2 from below
-    and equals it (the sign of a is free).
-    """
-    from scipy import linalg
-
-    table = linalg.hadamard(32)
-    vote = [1 if v > 0 else -1 for v in table[:, [1, 2, 4, 8, 16]].sum(axis=1)]
-    threshold = math.sqrt(math.log(1 / delta) / (2 * m))
-    total = Fraction(0)
-    for j in range(32):
-        p = Fraction(1, 2) + Fraction(2, 5) * Fraction(sum(int(v) * int(h) for v, h in zip(vote, table[:, j], strict=True)), 32)
-        mean = 2 * p - 1
-        for k in range(m + 1):
-            deviation = abs(Fraction(2 * k - m, m) - mean)
-            if abs(float(deviation) - threshold) < 1e-12:
-                raise ArithmeticError("a deviation lies within rounding of the threshold")
-            if float(deviation) > threshold:
-                total += math.comb(m, k) * p**k * (1 - p) ** (m - k) / 32
-    return total
-
-
-def _rks_deviation_constants() -> dict:
-    delta = 0.5
-    out: dict[str, Any] = {"instance": "orthogonal, K = 1, C = 1, hinge loss (L = 1), delta = 0.5"}
-    for m in (10, 100):
-        probability = _hinge_deviation_tail(m, delta)
-        out[f"probability_m{m}"] = round(float(probability), 9)
-        out[f"mutant_bound_m{m}"] = round(math.sqrt(math.log(1 / delta) / (2 * m)), 6)
-    return {**out, "violates_mutant": min(out["probability_m10"], out["probability_m100"]) > delta}
+    slack = lemma3.estimation_slack if claim == "lemma3" else theorem2.rademacher_slack
+    instance = {"m": 256, "C": 1.0, "loss": "hinge", "theta": 0.5, "K": 1, "u": 0.6}
+    value = lemma3.tail_certified(instance, slack)
+    log_bound = (math.log(2) if claim == "lemma3" else 0.0) - 2 * 256 * 0.6**2
+    return {"instance": "one +-1 feature, hinge loss, C = 1, theta = 1/2, m = 256, u = 0.6",
+            "probability": float(f"{math.exp(value.log):.9g}"), "mutant_bound": float(f"{math.exp(log_bound):.9g}"),
+            "violates_mutant": value.log > log_bound}
 
 
 def _point_mass_descent(B: Fraction, T: int, value: Fraction = Fraction(999, 1000)) -> tuple[Fraction, Fraction]:
@@ -568,11 +542,6 @@ _REGRET_STORED = {"instance": "psi(x; w) = 0.999 for every w, labels +1, B = 1, 
 _REGRET_EDIT = CodeEdit(_THEORY, "regret_bound_proof",
                         "return _out(_regret_bound_proof(*_lemma2_rounds_and_step(B, T, eta)))",
                         "return _out(_regret_bound_proof(*_lemma2_rounds_and_step(B, T, eta)) / np.sqrt(T))")
-#: the exact probabilities (rationals, rounded to 9 digits) of _rks_deviation_constants.
-_DEVIATION_STORED = {"instance": "orthogonal, K = 1, C = 1, hinge loss (L = 1), delta = 0.5",
-                     "probability_m10": 0.637474305, "mutant_bound_m10": 0.186165,
-                     "probability_m100": 0.6135833, "mutant_bound_m100": 0.058871}
-
 _CATALOG = (
     StatementMutant(
         name="lemma4_corrected_prefactor_dropped",
@@ -758,35 +727,41 @@ _CATALOG = (
     ),
 
     StatementMutant(
-        name="rks_lemma3_constants_dropped",
+        name="rks_lemma3_corrected_range_dropped",
+        tightens="corrected",
         claim="rks.lemma3.estimation",
-        kind="factor dropped",
-        statement="sup_f |R[f] - R_emp[f]| <= L C sqrt(log(1/delta) / 2) / sqrt(m) with probability "
-                  "1 - delta (eq. 13 without 4LC + 2|c(0)|)",
-        edits=(CodeEdit("iln.rks.function_class", "estimation_bound",
-                        "return (4.0 * L * C + 2.0 * c0 + L * C * math.sqrt(",
-                        "return (L * C * math.sqrt("),),
-        counterexample=_rks_deviation_constants,
-        stored=_DEVIATION_STORED,
-        why="With one feature and the hinge loss the supremum is |hat E[y phi] - E[y phi]|, a "
-            "centred binomial mean of signs whose deviation beyond sqrt(log 2 / (2m)) has "
-            "probability above 1/2 at m = 10 and m = 100.",
+        kind="constant halved",
+        statement="P[sup |R - R_emp| > (4LC + 2|c(0)|)/sqrt(m) + LC u] <= 2 exp(-2 m u^2): the corrected eq. (13) with LC in place of the range 2LC",
+        # The statement is the specification's formula (verification.search): the mutated
+        # statement is searched and decided exactly on its own (no trials of the shipped code).
+        edits=(CodeEdit("verification.claims.rks.lemma3", "estimation_decide", "search.decide(ESTIMATION, records, config, alpha)",
+                        "search.decide(ESTIMATION.with_side('range 2LC, two-sided', '2 * exp(-2 * m * u**2)'), [], "
+                        "{'search': search.searched(ESTIMATION.with_side('range 2LC, two-sided', '2 * exp(-2 * m * u**2)'))}, alpha)"),),
+        counterexample=functools.partial(_rks_deviation_range, "lemma3"),
+        stored={"instance": "one +-1 feature, hinge loss, C = 1, theta = 1/2, m = 256, u = 0.6",
+                "probability": 4.83006571e-71, "mutant_bound": 1.78595738e-80},
+        why="The supremum over the class is |2 theta_hat - 1|, a binomial frequency: its exact tail beyond "
+            "the threshold at u = 0.6 is far above the mutant's bound, which drops the range 2LC the "
+            "correction restores (the printed constant back).",
     ),
     StatementMutant(
-        name="rks_thm2_rademacher_and_c0_dropped",
+        name="rks_thm2_corrected_range_dropped",
+        tightens="corrected",
         claim="rks.thm2.uniform_deviation",
-        kind="factor dropped",
-        statement="R[f] <= R_emp[f] + L C sqrt(log(1/delta) / (2m)) for every f in F_w with "
-                  "probability 1 - delta (eq. 24 without 4 L R_m and 2|c(0)| / sqrt(m))",
-        edits=(CodeEdit("iln.rks.function_class", "uniform_deviation_bound",
-                        "return (4.0 * L * rademacher + 2.0 * c0 / math.sqrt(m)",
-                        "return (0.0 * L * rademacher + 0.0 * c0 / math.sqrt(m)"),),
-        counterexample=_rks_deviation_constants,
-        stored=_DEVIATION_STORED,
-        why="The one-sided supremum equals the two-sided one here (the weight's sign is free): "
-            "the same binomial law exceeds the mutant's bound with probability above 1/2.",
+        kind="constant halved",
+        statement="P[sup (R - R_emp) > 4 L R_m + 2|c(0)|/sqrt(m) + LC u] <= exp(-2 m u^2): the corrected eq. (24) with LC in place of the range 2LC (the printed eq. 24)",
+        # The statement is the specification's formula (verification.search): the mutated
+        # statement is searched and decided exactly on its own (no trials of the shipped code).
+        edits=(CodeEdit("verification.claims.rks.theorem2", "deviation_decide", "search.decide(UNIFORM_DEVIATION, records, config, alpha)",
+                        "search.decide(UNIFORM_DEVIATION.with_side('range 2LC', 'exp(-2 * m * u**2)'), [], "
+                        "{'search': search.searched(UNIFORM_DEVIATION.with_side('range 2LC', 'exp(-2 * m * u**2)'))}, alpha)"),),
+        counterexample=functools.partial(_rks_deviation_range, "theorem2"),
+        stored={"instance": "one +-1 feature, hinge loss, C = 1, theta = 1/2, m = 256, u = 0.6",
+                "probability": 2.02288669e-61, "mutant_bound": 8.92978691e-81},
+        why="The supremum over the class is |2 theta_hat - 1|, a binomial frequency: its exact tail beyond "
+            "the threshold at u = 0.6 is far above the mutant's bound, which drops the range 2LC the "
+            "correction restores (the printed constant back).",
     ),
-
     StatementMutant(
         name="shrink_penalty_t_dropped",
         claim="iln.lemma2.shrink_penalty",
