@@ -46,7 +46,7 @@ from iln.random_streams import generator
 from iln.rks import function_class as fc
 from verification import search
 from verification.catalog import Erratum, Quote, Source, register
-from verification.claims.rks.lemma4 import deviation_law
+from verification.claims.rks.lemma4 import deviation_law, rational_value
 from verification.verdicts import HOLDS_AFTER_CORRECTION, Verdict
 
 ID = "rks.lemma3.estimation"
@@ -106,12 +106,7 @@ def tail_certified(instance, slack=estimation_slack) -> search.ExactValue:
     hits = k[at > float(instance["u"])]
     num, den = theta.numerator, theta.denominator
     total = sum(math.comb(m, int(j)) * num ** int(j) * (den - num) ** (m - int(j)) for j in hits)
-    exact = Fraction(total, den**m)
-    text = (f"{exact.numerator}/{exact.denominator}" if exact.denominator.bit_length() <= 132
-            else f"{float(exact):.17g} (17 digits of the exact rational)" if exact > Fraction(1, 10**300)
-            else "below 1e-300 (exact rational, its log given)")
-    log = math.log(total) - m * math.log(den) if total else -math.inf
-    return search.ExactValue(log, text, "rational arithmetic (binomial terms; events on the float64 steps of u)")
+    return rational_value(total, den, m, "rational arithmetic (binomial terms; events on the float64 steps of u)")
 
 
 def tail_sampling_point(instance, slack=estimation_slack) -> dict:

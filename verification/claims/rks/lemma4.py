@@ -188,12 +188,18 @@ def tail_certified(instance) -> search.ExactValue:
             for weight, power in zip(integers, powers, strict=True):
                 term *= weight**power
             total += term
-    exact = Fraction(total, denominator**K)
+    return rational_value(total, denominator, K, "rational arithmetic")
+
+
+def rational_value(total: int, denominator: int, power: int, method: str) -> search.ExactValue:
+    """``total / denominator^power`` as an exact value: the fraction itself while its
+    denominator is short (40 digits), else 17 digits of it, with its logarithm."""
+    exact = Fraction(total, denominator**power)
     text = (f"{exact.numerator}/{exact.denominator}" if exact.denominator.bit_length() <= 132
             else f"{float(exact):.17g} (17 digits of the exact rational)" if exact > Fraction(1, 10**300)
             else "below 1e-300 (exact rational, its log given)")
-    log = math.log(total) - K * math.log(denominator) if total else -math.inf
-    return search.ExactValue(log, text, "rational arithmetic")
+    log = math.log(total) - power * math.log(denominator) if total else -math.inf
+    return search.ExactValue(log, text, method)
 
 
 def tail_sampling_point(instance) -> dict:
