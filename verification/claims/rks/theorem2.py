@@ -98,9 +98,11 @@ register(search.as_claim(
         counterexample="The class of one +-1 feature scaled by |a| <= C = 1, the hinge loss (L = 1; on the "
                        "margins [-1, 1] it ranges over 2LC = 2), labels uncorrelated with the feature: the "
                        "supremum of R - R_emp is |2 theta_hat - 1|, a binomial frequency, and R_m = E|S_m| / m "
-                       "exactly; it exceeds eq. (24) with a probability above delta once delta is below about "
-                       "1e-23 (m in the thousands): the last term is McDiarmid's for a loss of range LC, half "
-                       "the range the margins allow.",
+                       "exactly. At m = 256 and delta = exp(-184.32) = 8.93e-81 (u = 0.6) it exceeds eq. (24) "
+                       "with probability 2.02e-61 (exact: k <= 9 or k >= 247 labels +1); the search's smallest "
+                       "violation is at m = 64 (label noise theta = 0.84, delta = 2.0e-60, probability "
+                       "5.4e-52). The last term is McDiarmid's for a loss of range LC, half the range the "
+                       "margins allow.",
         corrected=_EQ24_CORRECTED + r"\quad\text{(bounded differences } 2LC/m\text{)}",
         check="rks.thm2.uniform_deviation searches both bounds over m, delta (to 1e-300), C, both losses and "
               "the label noise of one sign feature, and decides each exactly at its worst instances.",
