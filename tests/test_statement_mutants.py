@@ -99,7 +99,8 @@ def test_a_mutant_of_the_correction_names_a_claim_with_a_corrected_statement():
     assert corrected == {"lemma4_corrected_prefactor_dropped", "test_time_corrected_m_quartered",
                          "events_for_the_printed_step", "estimate_tail_corrected_prefactor_dropped",
                          "update_sign_corrected_sqrt_t_dropped", "online_to_batch_t_exponent_doubled",
-                         "lemma1_first_term_dropped", "regret_sqrt_t_dropped"}
+                         "lemma1_first_term_dropped", "regret_sqrt_t_dropped", "rks_lemma3_corrected_range_dropped",
+                         "rks_thm2_corrected_range_dropped"}
     with_errata = {e.claim_id for e in catalog.errata()}
     for name in corrected:
         assert statements.get(name).claim in with_errata, name

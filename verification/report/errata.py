@@ -146,6 +146,10 @@ NOTES = (
          r"\frac{C}{\sqrt{K}} \to \frac{C\sqrt{\mu(\mathcal{X})}}{\sqrt{K}}",
          r"$P = 0.42 > \delta = 0.1$ at $K = 16$ under the counting measure",
          snippet="rks.lemma1.approximation"),
+    Note("rks.lemma3.estimation", "half the range the margins allow",
+         r"LC\sqrt{\tfrac{1}{2}\log\tfrac{1}{\delta}} \to LC\sqrt{2\log\tfrac{2}{\delta}}",
+         r"probability 4.83e-71 $> \delta =$ 8.93e-81 at $m = 256$",
+         snippet="rks.lemma3.estimation"),
     Note("rks.lemma3.estimation", "bounds only R - R_emp",
          r"\log\frac{1}{\delta} \to \log\frac{2}{\delta}",
          r"a one-sided result cited for a two-sided one"),
@@ -155,6 +159,10 @@ NOTES = (
     Note("rks.thm1.excess_risk", "cites Theorem 1 itself",
          r"\text{by Theorem 1} \to \text{by Lemma 2}",
          r"a reference: Theorem 1 for Lemma 2"),
+    Note("rks.thm2.uniform_deviation", "half the range the margins allow",
+         r"LC\sqrt{\tfrac{1}{2m}\log\tfrac{1}{\delta}} \to 2LC\sqrt{\tfrac{1}{2m}\log\tfrac{1}{\delta}}",
+         r"probability 2.02e-61 $> \delta =$ 8.93e-81 at $m = 256$",
+         snippet="rks.thm2.uniform_deviation"),
 )
 
 

@@ -274,16 +274,17 @@ def _runtime_t_exponent() -> dict:
             "violates_mutant": slope > 1.5}
 
 
-def _hilbert_exponent() -> dict:
-    # spikes: x uniform on 64 orthonormal vectors (M = 1). With n_j the draws of e_j,
-    # ||X_bar - E X_bar||^2 = sum_j n_j^2 / K^2 - 1/64 >= 1/K - 1/64 on every sample, so the
-    # deviation exceeds the mutant's (1 + sqrt(2 log(1/delta))) / K with probability 1.
-    K, delta = 16, Fraction(1, 10)
-    least_sq = Fraction(1, K) - Fraction(1, 64)
-    bound = (1 + math.sqrt(2 * math.log(1 / delta))) / K
-    return {"instance": "spikes (64 orthonormal vectors, M = 1), K = 16, delta = 0.1",
-            "least_deviation_sq": _fraction(least_sq), "mutant_bound": round(bound, 6),
-            "probability": "1", "violates_mutant": least_sq > Fraction(bound) ** 2}
+def _hilbert_constant_halved() -> dict:
+    # Two fair points +-e_1 (M = 1), K = 256: f = 2 |n/256 - 1/2|, and eq. (16)'s event at
+    # eps = 1/4 is |n - 128| >= 41 (5.1 standard deviations), decided in rational arithmetic.
+    from verification.claims.rks.lemma4 import EVENTS, tail_certified
+
+    instance = {"K": 256, "eps": 0.25, "M": 1.0, "law": "two-point", "p": 0.5, "q": 1.0, "event": EVENTS[0]}
+    value = tail_certified(instance)
+    bound = math.exp(-256 * 0.25**2)
+    return {"instance": "two-point +-e_1, p = 1/2, M = 1, K = 256, eps = 1/4 (eq. 16's event)",
+            "probability": round(math.exp(value.log), 12), "mutant_bound": round(bound, 12),
+            "violates_mutant": value.log > math.log(bound)}
 
 
 def _rademacher_halved() -> dict:
@@ -353,44 +354,18 @@ def _shrink_penalty_t_dropped() -> dict:
 
 
 @functools.cache
-def _hinge_deviation_tail(m: int, delta: float) -> Fraction:
-    """``P[sup_{f in F_w} |R[f] - R_emp[f]| > sqrt(log(1/delta) / (2m))]`` on RKS's orthogonal
-    instance with K = 1, C = 1 and the hinge loss, exactly (the threshold, irrational, is
-    compared with rational deviations).
+def _rks_deviation_range(claim: str) -> dict:
+    # One +-1 feature, hinge loss, C = 1, theta = 1/2, m = 256, u = 0.6 (delta = exp(-184.32)):
+    # the supremum's binomial tail in rational arithmetic (verification.claims.rks.lemma3).
+    from verification.claims.rks import lemma3, theorem2
 
-    The hinge loss is linear on the class (margins in [-1, 1]), so the supremum over
-    ``|a| <= C`` is ``C |hat E[y phi] - E[y phi]|``; ``y phi(x; w_j)`` is a fair-or-biased sign
-    with ``P(+1) = p_j = 1/2 + 0.4 <vote, h_j> / 32`` (labels with E[y|x] = 0.8 vote(x)), so
-    ``hat E[y phi] = (2k - m)/m`` with ``k ~ Bin(m, p_j)``, and w_j is one of 32 atoms of
-    probability 1/32.  The same value bounds the one-sided supremum of Theorem 2 from below
-    and equals it (the sign of a is free).
-    """
-    from scipy import linalg
-
-    table = linalg.hadamard(32)
-    vote = [1 if v > 0 else -1 for v in table[:, [1, 2, 4, 8, 16]].sum(axis=1)]
-    threshold = math.sqrt(math.log(1 / delta) / (2 * m))
-    total = Fraction(0)
-    for j in range(32):
-        p = Fraction(1, 2) + Fraction(2, 5) * Fraction(sum(int(v) * int(h) for v, h in zip(vote, table[:, j], strict=True)), 32)
-        mean = 2 * p - 1
-        for k in range(m + 1):
-            deviation = abs(Fraction(2 * k - m, m) - mean)
-            if abs(float(deviation) - threshold) < 1e-12:
-                raise ArithmeticError("a deviation lies within rounding of the threshold")
-            if float(deviation) > threshold:
-                total += math.comb(m, k) * p**k * (1 - p) ** (m - k) / 32
-    return total
-
-
-def _rks_deviation_constants() -> dict:
-    delta = 0.5
-    out: dict[str, Any] = {"instance": "orthogonal, K = 1, C = 1, hinge loss (L = 1), delta = 0.5"}
-    for m in (10, 100):
-        probability = _hinge_deviation_tail(m, delta)
-        out[f"probability_m{m}"] = round(float(probability), 9)
-        out[f"mutant_bound_m{m}"] = round(math.sqrt(math.log(1 / delta) / (2 * m)), 6)
-    return {**out, "violates_mutant": min(out["probability_m10"], out["probability_m100"]) > delta}
+    slack = lemma3.estimation_slack if claim == "lemma3" else theorem2.rademacher_slack
+    instance = {"m": 256, "C": 1.0, "loss": "hinge", "theta": 0.5, "K": 1, "u": 0.6}
+    value = lemma3.tail_certified(instance, slack)
+    log_bound = (math.log(2) if claim == "lemma3" else 0.0) - 2 * 256 * 0.6**2
+    return {"instance": "one +-1 feature, hinge loss, C = 1, theta = 1/2, m = 256, u = 0.6",
+            "probability": float(f"{math.exp(value.log):.9g}"), "mutant_bound": float(f"{math.exp(log_bound):.9g}"),
+            "violates_mutant": value.log > log_bound}
 
 
 def _point_mass_descent(B: Fraction, T: int, value: Fraction = Fraction(999, 1000)) -> tuple[Fraction, Fraction]:
@@ -555,11 +530,6 @@ _REGRET_STORED = {"instance": "psi(x; w) = 0.999 for every w, labels +1, B = 1, 
 _REGRET_EDIT = CodeEdit(_THEORY, "regret_bound_proof",
                         "return _out(_regret_bound_proof(*_lemma2_rounds_and_step(B, T, eta)))",
                         "return _out(_regret_bound_proof(*_lemma2_rounds_and_step(B, T, eta)) / np.sqrt(T))")
-#: the exact probabilities (rationals, rounded to 9 digits) of _rks_deviation_constants.
-_DEVIATION_STORED = {"instance": "orthogonal, K = 1, C = 1, hinge loss (L = 1), delta = 0.5",
-                     "probability_m10": 0.637474305, "mutant_bound_m10": 0.186165,
-                     "probability_m100": 0.6135833, "mutant_bound_m100": 0.058871}
-
 _CATALOG = (
     StatementMutant(
         name="lemma4_corrected_prefactor_dropped",
@@ -665,28 +635,34 @@ _CATALOG = (
     ),
 
     StatementMutant(
-        name="hilbert_k_exponent_doubled",
+        name="hilbert_constant_halved",
         claim="rks.lemma4.hilbert_concentration",
-        kind="exponent doubled",
-        statement="P[||X_bar - E X_bar|| >= M / K (1 + sqrt(2 log(1/delta)))] <= delta (eq. 16 with "
-                  "K in place of sqrt(K))",
-        edits=(CodeEdit("verification.claims.rks.lemma4", "decide",
-                        "threshold = fc.hilbert_concentration_bound(1.0, K, delta) * math.sqrt(K)",
-                        "threshold = fc.hilbert_concentration_bound(1.0, K, delta)"),),
-        counterexample=_hilbert_exponent,
-        stored={"instance": "spikes (64 orthonormal vectors, M = 1), K = 16, delta = 0.1",
-                "least_deviation_sq": "3/64", "mutant_bound": 0.196623, "probability": "1"},
-        why="The mean of sixteen draws of orthonormal spikes is never close to their mean: "
-            "||X_bar - E X_bar||^2 >= 1/16 - 1/64 = 3/64 > 0.1966^2 on every sample.",
+        kind="constant halved",
+        statement="P[||X_bar - E X_bar|| > M / sqrt(K) + eps] <= exp(-K eps^2 / M^2) (eq. 20's 2 M^2 "
+                  "halved; eq. 16 with sqrt(log(1/delta)) for sqrt(2 log(1/delta)))",
+        # The statement is the specification's formula (verification.search): the mutated
+        # statement is searched and decided exactly on its own (no trials of the shipped code).
+        edits=(CodeEdit("verification.claims.rks.lemma4", "hilbert_decide", "search.decide(HILBERT, records, config, alpha)",
+                        "search.decide(HILBERT.with_side('printed', 'exp(-K * eps**2 / M**2)'), [], "
+                        "{'search': search.searched(HILBERT.with_side('printed', 'exp(-K * eps**2 / M**2)'))}, alpha)"),),
+        counterexample=_hilbert_constant_halved,
+        stored={"instance": "two-point +-e_1, p = 1/2, M = 1, K = 256, eps = 1/4 (eq. 16's event)",
+                "probability": 3.31434e-07, "mutant_bound": 1.12535e-07},
+        why="The average of 256 fair signs is 5.1 standard deviations out with probability "
+            "3.3e-7 (exact), above the mutant's exp(-16) = 1.1e-7: the Gaussian tail has exp(-z^2 / 2), "
+            "not exp(-z^2).",
     ),
     StatementMutant(
         name="rademacher_constant_halved",
         claim="rks.rademacher.bound",
         kind="constant halved",
         statement="R_m[F_w] <= C / (2 sqrt(m)) (eq. 23 halved)",
-        edits=(CodeEdit("iln.rks.function_class", "rademacher_bound",
-                        'return arguments.positive_real(C, "C") / math.sqrt(',
-                        'return 0.5 * arguments.positive_real(C, "C") / math.sqrt('),),
+        # The statement is the specification's formula (verification.search): the mutated
+        # statement is searched and decided exactly on its own (no draws of the shipped code).
+        edits=(CodeEdit("verification.claims.rks.rademacher", "complexity_decide",
+                        "search.decide(RADEMACHER, records, config, alpha)",
+                        "search.decide(RADEMACHER.with_side('printed', '0.5 * C / m**0.5'), [], "
+                        "{'search': search.searched(RADEMACHER.with_side('printed', '0.5 * C / m**0.5'))}, alpha)"),),
         counterexample=_rademacher_halved,
         stored={"instance": "signs: every feature value +-1, C = 1", "R_2": "1/2",
                 "mutant_bound_2": 0.353553, "R_8": "35/128", "mutant_bound_8": 0.176777},
@@ -731,35 +707,41 @@ _CATALOG = (
             "lands farther from f* = Phi(x_1) / (2 s) than the descent step eta Phi(x_1): 0.5999 > 0.4001.",
     ),
     StatementMutant(
-        name="rks_lemma3_constants_dropped",
+        name="rks_lemma3_corrected_range_dropped",
+        tightens="corrected",
         claim="rks.lemma3.estimation",
-        kind="factor dropped",
-        statement="sup_f |R[f] - R_emp[f]| <= L C sqrt(log(1/delta) / 2) / sqrt(m) with probability "
-                  "1 - delta (eq. 13 without 4LC + 2|c(0)|)",
-        edits=(CodeEdit("iln.rks.function_class", "estimation_bound",
-                        "return (4.0 * L * C + 2.0 * c0 + L * C * math.sqrt(",
-                        "return (L * C * math.sqrt("),),
-        counterexample=_rks_deviation_constants,
-        stored=_DEVIATION_STORED,
-        why="With one feature and the hinge loss the supremum is |hat E[y phi] - E[y phi]|, a "
-            "centred binomial mean of signs whose deviation beyond sqrt(log 2 / (2m)) has "
-            "probability above 1/2 at m = 10 and m = 100.",
+        kind="constant halved",
+        statement="P[sup |R - R_emp| > (4LC + 2|c(0)|)/sqrt(m) + LC u] <= 2 exp(-2 m u^2): the corrected eq. (13) with LC in place of the range 2LC",
+        # The statement is the specification's formula (verification.search): the mutated
+        # statement is searched and decided exactly on its own (no trials of the shipped code).
+        edits=(CodeEdit("verification.claims.rks.lemma3", "estimation_decide", "search.decide(ESTIMATION, records, config, alpha)",
+                        "search.decide(ESTIMATION.with_side('range 2LC, two-sided', '2 * exp(-2 * m * u**2)'), [], "
+                        "{'search': search.searched(ESTIMATION.with_side('range 2LC, two-sided', '2 * exp(-2 * m * u**2)'))}, alpha)"),),
+        counterexample=functools.partial(_rks_deviation_range, "lemma3"),
+        stored={"instance": "one +-1 feature, hinge loss, C = 1, theta = 1/2, m = 256, u = 0.6",
+                "probability": 4.83006571e-71, "mutant_bound": 1.78595738e-80},
+        why="The supremum over the class is |2 theta_hat - 1|, a binomial frequency: its exact tail beyond "
+            "the threshold at u = 0.6 is far above the mutant's bound, which drops the range 2LC the "
+            "correction restores (the printed constant back).",
     ),
     StatementMutant(
-        name="rks_thm2_rademacher_and_c0_dropped",
+        name="rks_thm2_corrected_range_dropped",
+        tightens="corrected",
         claim="rks.thm2.uniform_deviation",
-        kind="factor dropped",
-        statement="R[f] <= R_emp[f] + L C sqrt(log(1/delta) / (2m)) for every f in F_w with "
-                  "probability 1 - delta (eq. 24 without 4 L R_m and 2|c(0)| / sqrt(m))",
-        edits=(CodeEdit("iln.rks.function_class", "uniform_deviation_bound",
-                        "return (4.0 * L * rademacher + 2.0 * c0 / math.sqrt(m)",
-                        "return (0.0 * L * rademacher + 0.0 * c0 / math.sqrt(m)"),),
-        counterexample=_rks_deviation_constants,
-        stored=_DEVIATION_STORED,
-        why="The one-sided supremum equals the two-sided one here (the weight's sign is free): "
-            "the same binomial law exceeds the mutant's bound with probability above 1/2.",
+        kind="constant halved",
+        statement="P[sup (R - R_emp) > 4 L R_m + 2|c(0)|/sqrt(m) + LC u] <= exp(-2 m u^2): the corrected eq. (24) with LC in place of the range 2LC (the printed eq. 24)",
+        # The statement is the specification's formula (verification.search): the mutated
+        # statement is searched and decided exactly on its own (no trials of the shipped code).
+        edits=(CodeEdit("verification.claims.rks.theorem2", "deviation_decide", "search.decide(UNIFORM_DEVIATION, records, config, alpha)",
+                        "search.decide(UNIFORM_DEVIATION.with_side('range 2LC', 'exp(-2 * m * u**2)'), [], "
+                        "{'search': search.searched(UNIFORM_DEVIATION.with_side('range 2LC', 'exp(-2 * m * u**2)'))}, alpha)"),),
+        counterexample=functools.partial(_rks_deviation_range, "theorem2"),
+        stored={"instance": "one +-1 feature, hinge loss, C = 1, theta = 1/2, m = 256, u = 0.6",
+                "probability": 2.02288669e-61, "mutant_bound": 8.92978691e-81},
+        why="The supremum over the class is |2 theta_hat - 1|, a binomial frequency: its exact tail beyond "
+            "the threshold at u = 0.6 is far above the mutant's bound, which drops the range 2LC the "
+            "correction restores (the printed constant back).",
     ),
-
     StatementMutant(
         name="shrink_penalty_t_dropped",
         claim="iln.lemma2.shrink_penalty",

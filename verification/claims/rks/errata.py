@@ -53,10 +53,11 @@ register_erratum(Erratum(
                    "side follows by the same argument, and both together by a union bound at "
                    "delta/2 each, i.e. with log(2/delta) in place of log(1/delta).",
     corrected=r"\forall f \in \hat{\mathcal{F}}_w:\ |\mathbf{R}[f] - \mathbf{R}_{emp}[f]| \le "
-              r"\frac{1}{\sqrt{m}} \left(4LC + 2|c(0)| + LC\sqrt{\tfrac{1}{2}\log\tfrac{2}{\delta}}\right)"
+              r"\frac{1}{\sqrt{m}} \left(4LC + 2|c(0)| + LC\sqrt{2\log\tfrac{2}{\delta}}\right)"
               r"\ \text{with probability at least } 1 - \delta",
-    check="rks.lemma3.estimation checks the printed two-sided bound (with log(1/delta), which "
-          "implies the corrected one) and rks.thm2.uniform_deviation the one-sided eq. (24).",
+    check="rks.lemma3.estimation decides the printed two-sided bound and this correction, which also "
+          "doubles the last term (the loss's range 2LC: its own erratum), and rks.thm2.uniform_deviation "
+          "the one-sided eq. (24).",
     kind=QUOTED,
     quotes=(
         Quote("RKS", "Section 2, Lemma 3, eq. (13)",

@@ -39,14 +39,13 @@ from iln.rks.function_class import (
     KernelMember,
     LabelledSupport,
     atom_member,
-    margin_loss,
 )
 from iln.rks.synthetic_benchmarks import adult_like, kdd_like
 from verification import catalog
 from verification.verdicts import Verdict
 
 __all__ = ["DATASETS", "DESCRIPTIONS", "ClassInstance", "atom_columns", "class_instance", "data_note",
-           "dataset", "described", "grid", "largest_member_risk", "largest_risk", "loss_range", "risk_minimizer",
+           "dataset", "described", "grid", "largest_member_risk", "largest_risk", "risk_minimizer",
            "run_on", "split", "standardized", "training_rows"]
 
 
@@ -356,13 +355,3 @@ def largest_member_risk(name: str, loss: str, C: float = 1.0) -> float:
     well below it (a single feature is nearly uncorrelated with their labels)."""
     support, columns = class_instance(name, C).support, C * atom_columns(name, C)
     return max(support.risk(sign * v, loss) for v in columns.T for sign in (1.0, -1.0))
-
-
-def loss_range(loss: str, C: float = 1.0) -> float:
-    """``max c - min c`` over the margins ``[-C, C]`` that F_p and F_w take: an a-priori ceiling
-    on ``|R[f] - R_emp[f]|`` for any member (both risks are averages of such values).
-
-    Both margin losses are nonincreasing up to 1 and smallest there, so the maximum is ``c(-C)``
-    and the minimum ``c(min(C, 1))``.
-    """
-    return float(margin_loss(-C, loss) - margin_loss(min(C, 1.0), loss))
