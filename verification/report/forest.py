@@ -301,6 +301,9 @@ class ForestRow:
     #: why the verdict is inconclusive (or why the check raised), as its details say; None for
     #: a decided verdict.
     reason: str | None = None
+    #: the ratio is exact (computed at the worst instance, no sampling error: the verdict's
+    #: ``exact``), not sampled; the plot draws it as a square.
+    exact: bool = False
 
 
 def _where(verdict) -> str:
@@ -443,7 +446,7 @@ def forest_rows(claims: Sequence[tuple[str, str, object | None]]) -> list[Forest
             claim_id, page, group, outcome, field(verdict, "verdict_printed"),
             field(verdict, "verdict_corrected"), c, corrected,
             float(detectable) if _number(detectable) else None,
-            _finding(group, c, corrected, verdict), _reason(group, verdict)))
+            _finding(group, c, corrected, verdict), _reason(group, verdict), field(verdict, "exact") is True))
     order = {g: i for i, (g, _) in enumerate(GROUPS)}
 
     def key(row: ForestRow):
@@ -484,7 +487,7 @@ _ID_X, _PLOT_X0, _PLOT_X1, _TEXT_X = 4, 250, 586, 622
 _FONT = 12
 _LINE = 16
 #: the axis's band above the first group, a group's heading, and the legend below the rows.
-_TOP, _GROUP_HEAD, _LEGEND = 44, 20, 52
+_TOP, _GROUP_HEAD, _LEGEND = 44, 20, 70
 #: average advance of a character of the page's sans-serif at 12 px (DejaVu Sans is wide).
 _CHAR_W = 0.55 * _FONT
 #: the axis never spans more than this many decades either side of 1; beyond, an arrow.
@@ -596,8 +599,13 @@ def forest_svg(rows: Sequence[ForestRow]) -> str:
                     body.append(f'<line x1="{x(_log(r.detectable)):.1f}" x2="{x(_log(r.detectable)):.1f}" '
                                 f'y1="{mid - 6}" y2="{mid + 6}" stroke="#6a1b9a" stroke-width="1.5"/>')
                 hollow = point == -math.inf
-                body.append(f'<circle cx="{x(point):.1f}" cy="{mid}" r="4.5" '
-                            f'fill="{"white" if hollow else colour}" stroke="{colour}" stroke-width="1.5"/>')
+                fill = "white" if hollow else colour
+                if r.exact:  # a square: the ratio computed exactly at the worst instance
+                    body.append(f'<rect class="exact" x="{x(point) - 4.5:.1f}" y="{mid - 4.5}" width="9" height="9" '
+                                f'fill="{fill}" stroke="{colour}" stroke-width="1.5"/>')
+                else:
+                    body.append(f'<circle class="sampled" cx="{x(point):.1f}" cy="{mid}" r="4.5" '
+                                f'fill="{fill}" stroke="{colour}" stroke-width="1.5"/>')
                 if r.corrected is not None:
                     cx = x(_log(r.corrected))
                     body.append(f'<path d="M{cx:.1f},{mid - 6} l6,6 l-6,6 l-6,-6 z" fill="white" '
@@ -618,8 +626,10 @@ def forest_svg(rows: Sequence[ForestRow]) -> str:
         f'<text x="{_PLOT_X0}" y="{legend_y}">statistic / bound, log scale (right of 1: the printed '
         f'statement is exceeded)</text>',
         f'<circle cx="{_PLOT_X0 + 6}" cy="{legend_y + 14}" r="4.5" fill="#424242"/>',
-        f'<text x="{_PLOT_X0 + 16}" y="{legend_y + 18}">printed statement with its interval '
-        f'(hollow: none observed, drawn at the left end)</text>',
+        f'<text x="{_PLOT_X0 + 16}" y="{legend_y + 18}">printed statement at its worst instance, '
+        f'sampled, with its interval (hollow: none observed)</text>',
+        f'<rect x="{_PLOT_X0 + 1.5}" y="{legend_y + 27.5}" width="9" height="9" fill="#424242"/>',
+        f'<text x="{_PLOT_X0 + 16}" y="{legend_y + 36}">the same, exact (computed at the worst instance)</text>',
         f'<path d="M{_TEXT_X + 150},{legend_y + 8} l6,6 l-6,6 l-6,-6 z" fill="white" stroke="#e65100" '
         f'stroke-width="2"/>',
         f'<text x="{_TEXT_X + 162}" y="{legend_y + 18}">corrected statement, worst point</text>',
