@@ -22,8 +22,8 @@ Examples
 --------
 >>> claim_coverage({"note": "x"}, {"grid": [1, 2, 4]}, "the configuration the verdict recorded")["searched"]
 False
->>> range_text([1, 1048576]), range_text(["hinge", "square"]), range_text(None)
-('1 to 1.049e+06', 'hinge, square', 'not searched')
+>>> range_text([1, 1048576]), range_text([1e-12, 0.999999999999]), range_text(["hinge", "square"])
+('1 to 1048576', '1e-12 to 0.999999999999', 'hinge, square')
 """
 
 from __future__ import annotations
@@ -125,7 +125,8 @@ def range_text(searched) -> str:
         return "not searched"
     if isinstance(searched, list | tuple):
         if len(searched) == 2 and all(isinstance(v, int | float) and not isinstance(v, bool) for v in searched):
-            return f"{format_value(searched[0])} to {format_value(searched[1])}"
+            # 12 digits: an open end approached (1 - 1e-12) is not shown as the end itself.
+            return " to ".join(f"{v:.12g}" if isinstance(v, float) else str(v) for v in searched)
         return ", ".join(format_value(v) for v in searched)
     return str(searched)
 
@@ -184,6 +185,12 @@ def _ratio(ratio, log10: float | None) -> str:
     return ratio_text(ratio if isinstance(ratio, int | float) else None)
 
 
+def _method(text) -> str:
+    """How a left side was computed, as a cell: "log-gamma" named by its scipy function, which the
+    prose renderer cannot take for a logarithm of the Greek letter gamma."""
+    return str(text).replace("log-gamma", "scipy's gammaln")
+
+
 def _exact_cell(text: str, value) -> str:
     """An exact left side as computed, or its float when the text is too long for a cell."""
     return text if len(text) <= 32 else format_value(value)
@@ -197,7 +204,7 @@ def _engine_rows(details: Mapping, side: str) -> list[tuple[str, ...]]:
         rows.append((_point_text(row["point"]), _exact_cell(str(row.get("lhs")), row.get("lhs_float")),
                      _log_value(row.get("rhs"), None if log_rhs is None else log_rhs / math.log(10)),
                      _ratio(row.get("ratio"), row.get("log10_ratio")), "exact",
-                     f"{row.get('lhs_method')}; {row.get('at_instance')} there"))
+                     f"{_method(row.get('lhs_method'))}; {row.get('at_instance')} there"))
     names = list(details["sides"])
     bound_field = {0: "printed_bound", 1: "corrected_bound"}.get(names.index(side), f"bound: {side}") \
         if side in names else None
@@ -259,7 +266,7 @@ def smallest_violations(details: Mapping) -> dict[str, Table]:
             log_rhs = row.get("log_rhs")
             # repr: the instance exactly as decided (s = 0.999999999999 is not s = 1).
             rows = {**{f"instance: {k}": repr(v) for k, v in row["point"].items()},
-                    "left side (exact)": str(row.get("lhs")), "how it was computed": str(row.get("lhs_method")),
+                    "left side (exact)": str(row.get("lhs")), "how it was computed": _method(row.get("lhs_method")),
                     "right side": _log_value(row.get("rhs"), None if log_rhs is None else log_rhs / math.log(10)),
                     "log of the right side": format_value(log_rhs),
                     "ratio": _ratio(row.get("ratio"), row.get("log10_ratio")),

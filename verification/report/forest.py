@@ -252,7 +252,9 @@ def _walk(node, path: str = "", depth: int = 0):
 def _corrected_ratio(verdict) -> float | None:
     """The largest statistic / corrected bound over the corrected statement's points.
 
-    Read, in order, from a ``worst_ratio_corrected`` field, from tail points that carry a
+    Read, in order, from a ``worst_ratio_corrected`` field, from the exact worst ratio of the
+    first correction of a claim decided exactly (the search engine's ``sides``, an exact
+    decision's ``exact["corrected"]``), from tail points that carry a
     ``corrected_bound``, from the points of a ``corrected...`` entry of the details (points
     checked against the corrected statement), and from a mean point named by
     ``corrected_worst_point``.  None when the details hold none of these.
@@ -263,6 +265,16 @@ def _corrected_ratio(verdict) -> float | None:
     details = field(verdict, "details")
     if not isinstance(details, Mapping):
         return None
+    # A claim decided exactly at its worst instances: the first correction's exact worst ratio
+    # (the search engine's sides, printed first; an exact decision's "corrected" summary).
+    sides, exact = details.get("sides"), details.get("exact")
+    if isinstance(sides, Mapping) and len(sides) > 1:
+        worst = list(sides.values())[1].get("worst") if isinstance(list(sides.values())[1], Mapping) else None
+        if isinstance(worst, Mapping) and _number(worst.get("ratio")):
+            return float(worst["ratio"])
+    if isinstance(exact, Mapping) and isinstance(exact.get("corrected"), Mapping) and _number(
+            exact["corrected"].get("largest_ratio")):
+        return float(exact["corrected"]["largest_ratio"])
     ratios = []
     for path, node in _walk(details):
         for row in node.values():
@@ -621,13 +633,13 @@ def forest_svg(rows: Sequence[ForestRow]) -> str:
         ticks.append(f'<text x="{tx:.1f}" y="{axis_y - 4}" text-anchor="middle">{_tick_label(k)}</text>')
     shade = (f'<rect x="{x(0):.1f}" y="{axis_y}" width="{_PLOT_X1 - x(0):.1f}" height="{y - axis_y}" '
              f'fill="#fdecea"/>')
-    legend_y = y + _LEGEND - 30
+    legend_y = y + 22  # two lines of legend below the rows, within _LEGEND
     legend = [
         f'<text x="{_PLOT_X0}" y="{legend_y}">statistic / bound, log scale (right of 1: the printed '
         f'statement is exceeded)</text>',
         f'<circle cx="{_PLOT_X0 + 6}" cy="{legend_y + 14}" r="4.5" fill="#424242"/>',
-        f'<text x="{_PLOT_X0 + 16}" y="{legend_y + 18}">printed statement at its worst instance, '
-        f'sampled, with its interval (hollow: none observed)</text>',
+        f'<text x="{_PLOT_X0 + 16}" y="{legend_y + 18}">printed statement, sampled, with its interval '
+        f'(hollow: none observed)</text>',
         f'<rect x="{_PLOT_X0 + 1.5}" y="{legend_y + 27.5}" width="9" height="9" fill="#424242"/>',
         f'<text x="{_PLOT_X0 + 16}" y="{legend_y + 36}">the same, exact (computed at the worst instance)</text>',
         f'<path d="M{_TEXT_X + 150},{legend_y + 8} l6,6 l-6,6 l-6,-6 z" fill="white" stroke="#e65100" '

@@ -118,8 +118,11 @@ def render_pages(ctx: ReportContext) -> dict[str, str]:
              "errata.html": env.get_template("errata.html").render(ctx=ctx)}
     if ctx.selftest is not None:
         # A page of its own: its tables (a row per test and per seed) would bury the index.
+        # The statement mutants generated from the specifications beside the hand-written ones.
+        generated_tables = [generated_mutants_table(e) for e in generated.get("by_claim", {}).values()]
         pages["selftest.html"] = env.get_template("selftest.html").render(
-            ctx=ctx, selftest_tables=selftest_tables(ctx.selftest), selftest_intro=SELFTEST_INTRO)
+            ctx=ctx, selftest_tables=[*selftest_tables(ctx.selftest), *generated_tables],
+            selftest_intro=SELFTEST_INTRO)
     template = env.get_template("claim.html")
     for c in ctx.claims:
         entry = (ctx.generated_mutants or {}).get("by_claim", {}).get(c.id)

@@ -238,7 +238,9 @@ def generated_mutants_table(entry: Mapping) -> Table:
         else:
             outcome = ("detected" if m["detected"] else "GAP: false, not detected") if m["false"] else "true (survives)"
             witness = m.get("witness")
-            why = m.get("reason") or (f"witness {witness['point']}: left side {witness['lhs']} against "
+            at = ", ".join(f"{k} = {v:.12g}" if isinstance(v, float) else f"{k} = {v}"
+                           for k, v in witness["point"].items()) if isinstance(witness, Mapping) else ""
+            why = m.get("reason") or (f"witness {at}: left side {witness['lhs']} against the mutant's "
                                       f"{format_value(witness['rhs'])}" if isinstance(witness, Mapping) else "")
         rows.append((m["formula"], m["kind"], m["edit"], "yes" if m.get("tightens") else "no", outcome, why))
     return Table(f"statement mutants generated from {entry['claim']}'s {entry['side']} side: {entry['generated']} "
@@ -252,7 +254,8 @@ def generated_mutants_line(part: Mapping) -> str:
     if not part.get("by_claim"):
         return "No claim with a verdict here is a specification: no statement mutant was generated."
     survivors = "; ".join(f"{s['claim']}: {s['formula']} ({s['reason']})" for s in part["survivors"])
-    return (f"Statement mutants generated from the {len(part['by_claim'])} specifications with a verdict here: "
+    count = len(part["by_claim"])
+    return (f"Statement mutants generated from the {count} specification{'s' if count > 1 else ''} with a verdict here: "
             f"{part['generated']} generated, {part['tightening']} tightening the statement, {part['false']} false, "
             f"{part['detected']} detected by their claim's search; survivors: {survivors or 'none'}. Each claim's "
             "page lists its own.")
