@@ -120,6 +120,8 @@ def test_claim_pages_show_per_side_the_domain_the_best_instances_and_the_smalles
     assert "#### best instances, correction: two-sided Hoeffding" in markdown
     exact = (report / "claims" / f"{EXACT}.html").read_text()
     assert "NOT covered" in exact
+    # Beside its exact decision, the shipped code's conformance at the same instances.
+    assert "<strong>Conformance:</strong> the shipped implementation against the exact law" in exact
     assert "smallest violation, corrected statement" not in exact
     grid = (report / "claims" / f"{GRID}.html").read_text()
     assert "Not searched by the engine" in grid

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from verification import catalog
 from verification.catalog import Claim, Erratum, Source
-from verification.report.coverage import claim_coverage, side_tables
+from verification.report.coverage import claim_coverage, conformance_text, side_tables
 from verification.report.errata import Note, Snippet, compare, note_for, snippet
 from verification.report.explanations import docs_base
 from verification.report.forest import (
@@ -354,6 +354,11 @@ class ClaimView:
         decision covered of each variable, the best instances (exact, then sampled) and the
         smallest violation (:func:`verification.report.coverage.side_tables`)."""
         return () if self.verdict is None else side_tables(self._details, self.verdict.rule)
+
+    @property
+    def conformance(self) -> str | None:
+        """For a claim decided exactly, the implementation's conformance at its instances."""
+        return conformance_text(self._details)
 
     @property
     def level(self) -> str:

@@ -36,7 +36,7 @@ from verification.report.forest import ratio_text
 from verification.report.search import parameter_text
 from verification.report.tables import Table, format_value
 
-__all__ = ["ENGINE", "EXACT", "NOT_SEARCHED", "best_instance_tables", "claim_coverage", "domain_tables",
+__all__ = ["ENGINE", "EXACT", "NOT_SEARCHED", "best_instance_tables", "claim_coverage", "conformance_text", "domain_tables",
            "kind_of", "range_text", "side_label", "side_tables", "smallest_violations"]
 
 #: how each kind of claim covered its domain, as ``summary.json``'s coverage entries say it.
@@ -285,6 +285,21 @@ def smallest_violations(details: Mapping) -> dict[str, Table]:
                        if k not in ("statement", "mean", "bound", "ratio", "outcome", "exact_lhs")}}
             tables[side] = Table(f"smallest violation, {side_label(side)}", ("name", "value"), tuple(rows.items()))
     return tables
+
+
+def conformance_text(details: Mapping) -> str | None:
+    """For a claim decided exactly, the shipped implementation's conformance to the exact law
+    at its instances (Monte Carlo or a transcription check, decided apart from the verdict),
+    in one sentence; None for any other claim.
+
+    >>> conformance_text({"exact": {}, "conformance": {"verdict": "holds", "rule": "r", "n_trials": 3}})
+    'the shipped implementation against the exact law at these instances: holds (r; 3 trials)'
+    """
+    found = details.get("conformance")
+    if kind_of(details) == "search" or not isinstance(details.get("exact"), Mapping) or not isinstance(found, Mapping):
+        return None
+    return (f"the shipped implementation against the exact law at these instances: {found.get('verdict')} "
+            f"({found.get('rule')}; {found.get('n_trials')} trials)")
 
 
 def side_tables(details: Mapping, rule: str) -> tuple[tuple[str, tuple[Table, ...]], ...]:

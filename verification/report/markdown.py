@@ -236,7 +236,8 @@ def _domain_section(c: ClaimView) -> list[str]:
     covered = ("every variable covered" if cover["covered"]
                else "not covered: " + "; ".join(cover["uncovered"]))
     lines += [f"*How the domain was covered:* {prose(cover['method'])}; {text(covered)}."
-              + (f" *Scope:* {prose(cover['scope'])}" if cover.get("scope") else ""), ""]
+              + (f" *Scope:* {prose(cover['scope'])}" if cover.get("scope") else "")
+              + (f" *Conformance:* {prose(c.conformance)}." if c.conformance else ""), ""]
     for label, tables in c.side_tables:
         lines += [f"### {text(label[:1].upper() + label[1:])}", ""]
         for t in tables:
