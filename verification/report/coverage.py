@@ -199,7 +199,11 @@ def _exact_cell(text: str, value) -> str:
 def _engine_rows(details: Mapping, side: str) -> list[tuple[str, ...]]:
     decided = details["sides"].get(side, {})
     rows: list[tuple[str, ...]] = []
-    for row in decided.get("best_instances", []):
+    # Largest certified ratio first: the search ranks by its fast evaluator, which can put an
+    # instance at a jump of the left side (a tie) before one the exact arithmetic decides higher.
+    certified = sorted(decided.get("best_instances", []), key=lambda r: math.inf if r.get("log10_ratio") is None
+                       else -r["log10_ratio"])
+    for row in certified:
         log_rhs = row.get("log_rhs")
         rows.append((_point_text(row["point"]), _exact_cell(str(row.get("lhs")), row.get("lhs_float")),
                      _log_value(row.get("rhs"), None if log_rhs is None else log_rhs / math.log(10)),
