@@ -17,6 +17,7 @@ from verification.report import ReportError, write_report
 from verification.report import readme as readme_tables
 from verification.report.context import gather
 from verification.report.errata import note_for, snippet
+from verification.report.explanations import heading_anchor
 from verification.report.forest import comparison, forest_rows, forest_svg, ratio_text
 from verification.report.markdown import selftest_section
 from verification.report.mathml import to_mathml
@@ -145,8 +146,19 @@ def test_summary_json_is_the_run_document_in_strict_json(report, store):
     assert hoeffding["counterexample"]["reproduce"] == f"iln-verify run {CLAIMS[0]} --profile smoke --seed 0"
     hostile = next(c for c in summary["claims"] if c["id"] == HOSTILE)
     assert hostile["details"]["ratio"] is None  # NaN is not strict JSON
-    assert "selftest" not in summary
+    # Without selftest.json, the self-test section holds only what the report builds itself: the
+    # statement mutants generated from the specifications (iln.lemma4.hoeffding is one).
+    assert list(summary["selftest"]) == ["statement_mutants"]
+    assert list(summary["selftest"]["statement_mutants"]) == ["generated"]
     json.loads((report / "summary.json").read_text(), parse_constant=pytest.fail)
+
+
+def _anchors(target: Path) -> set[str]:
+    """The anchors of a page: an HTML page's ids; a documentation page's (Markdown) headings'
+    slugs, as the fields' explanation links use them (verification.report.explanations)."""
+    if target.suffix == ".md":
+        return {heading_anchor(line.lstrip("#")) for line in target.read_text().splitlines() if line.startswith("#")}
+    return _parse(target).ids
 
 
 def test_internal_links_resolve_and_nothing_is_fetched(report):
@@ -160,7 +172,7 @@ def test_internal_links_resolve_and_nothing_is_fetched(report):
             target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
             assert target.is_file(), f"{page.name}: {href}"
             if parts.fragment:
-                assert parts.fragment in _parse(target).ids, f"{page.name}: {href}"
+                assert parts.fragment in _anchors(target), f"{page.name}: {href}"
 
 
 def test_markdown_links_and_plots_resolve(report):
@@ -266,7 +278,10 @@ def test_selftest_figures_go_into_the_report_and_the_summary(store, tmp_path):
     write_report(store, tmp_path)
     summary = json.loads((tmp_path / "summary.json").read_text())["selftest"]
     # The document as written, and the two kinds of error computed from it.
-    assert {k: v for k, v in summary.items() if k not in ("type_one", "type_two", "stable_claims")} == doc
+    # Beside it, the statement mutants the report generates from the specifications (issue 41).
+    assert {k: v for k, v in summary.items() if k not in ("type_one", "type_two", "stable_claims",
+                                                          "statement_mutants")} == doc
+    assert list(summary["statement_mutants"]) == ["generated"]
     assert summary["type_one"]["seeds"] == len(doc["false_alarms"].get("seeds", []))
     for page in ("selftest.html", "REPORT.md"):
         body = (tmp_path / page).read_text()
@@ -334,7 +349,9 @@ def test_report_written_again_from_the_verdicts_without_the_trials(store, report
     with Store(small) as db:
         assert db.count_trials() == 0
     assert small.stat().st_size < store.stat().st_size
-    from_small = tmp_path / "from-small"
+    # Written at the depth of the report it is compared with: the links to the documentation's
+    # explanations are relative to where a report is written (verification.report.explanations).
+    from_small = tmp_path.parent / f"{tmp_path.name}-from-small"
     assert cli.main(["report", "--store", str(small), "--out", str(from_small)]) == 0
     for name in ("index.html", "REPORT.md", "summary.json"):
         assert (from_small / name).read_bytes() == (report / name).read_bytes(), name
@@ -498,6 +515,8 @@ def test_the_type_one_and_statement_mutant_campaigns_come_from_their_own_documen
     assert (summary["type_one"]["seeds"], summary["type_one"]["alpha"]) == (200, 0.05)
     assert summary["type_one"]["interval"][1] == pytest.approx(0.0183, abs=1e-4)
     assert (summary["statement_mutants"]["total"], summary["statement_mutants"]["gaps"]) == (2, ["m1"])
+    # The hand-written mutants' entries stay readable beside the generated ones.
+    assert summary["statement_mutants"]["generated"]["by_claim"]["iln.lemma4.hoeffding"]["false"] >= 3
     page = (tmp_path / "selftest.html").read_text()
     # Each part names the code it ran (the parts of a self-test may come from different code).
     assert "statement mutants (smoke profile, code at abc): 1 of 2" in page

@@ -37,6 +37,7 @@ import pytest
 
 from verification import runner
 from verification.report import write_report
+from verification.report.explanations import heading_anchor
 
 pytestmark = pytest.mark.system
 
@@ -322,7 +323,12 @@ def test_report_renders_in_chromium(report, browser, tmp_path):
             assert parts.scheme == "file", f"{page.name}: non-local link {href}"
             target = Path(unquote(parts.path)).resolve()
             assert target.is_file(), f"{page.name}: broken link {href}"
-            if parts.fragment:
+            if parts.fragment and target.suffix == ".md":
+                # A field's explanation in the documentation's source: one of its headings.
+                headings = {heading_anchor(line.lstrip("#")) for line in target.read_text().splitlines()
+                            if line.startswith("#")}
+                assert parts.fragment in headings, f"{page.name}: missing heading {href}"
+            elif parts.fragment:
                 assert parts.fragment in ids.get(target, ()), f"{page.name}: missing anchor {href}"
     (tmp_path / "heights.json").write_text(json.dumps(heights, indent=1))
     assert all(p.read_bytes().startswith(b"\x89PNG") for p in shots.iterdir())

@@ -30,7 +30,9 @@ from pathlib import Path
 
 from verification import catalog
 from verification.catalog import Claim, Erratum, Source
+from verification.report.coverage import claim_coverage, conformance_text, side_tables
 from verification.report.errata import Note, Snippet, compare, note_for, snippet
+from verification.report.explanations import docs_base
 from verification.report.forest import (
     Comparison,
     ForestRow,
@@ -56,6 +58,7 @@ from verification.report.tables import (
     pvalue_text,
 )
 from verification.runner import ClaimOutcome
+from verification.selftest.generated import generated_mutants
 from verification.store import RunRow, Store
 from verification.verdicts import Verdict
 
@@ -84,6 +87,15 @@ PROFILE_NOTES = {
     "quick": "The quick profile's samples are CI's, smaller than the full profile's: a verdict "
              "here can differ from the full report's.",
 }
+#: the rows of a claim's numbers (:attr:`ClaimView.numbers`) that show a verdict field, by field:
+#: the HTML page links each to where the documentation explains it (:mod:`verification.report.explanations`).
+NUMBER_FIELDS = {"verdict of the printed statement": "verdict_printed",
+                 "verdict of the corrected statement": "verdict_corrected",
+                 "worst ratio reached (statistic / bound)": "worst_ratio",
+                 "can fail (the smallest detectable ratio is finite)": "can_fail",
+                 "smallest ratio detected with probability 0.9, at the weakest point": "min_detectable_ratio",
+                 "family (Holm)": "family",
+                 "p-value of the printed statement (H0: it holds)": "pvalue"}
 #: version of summary.json's layout: 2 added ``schema_version`` and, per claim, ``run_id`` and
 #: ``revision`` (the run that saved its verdict).
 SCHEMA_VERSION = 2
@@ -297,20 +309,56 @@ class ClaimView:
         return key_value_table("numbers", rows)
 
     @functools.cached_property
-    def search(self) -> Search | None:
-        """What the check tried, how, how long, and its worst instance (None when not run)."""
-        if self.verdict is None:
-            return None
-        recorded = self.verdict.details.get(ClaimOutcome.CONFIGURATION) if isinstance(self.verdict.details, Mapping) else None
+    def configuration(self) -> tuple[Mapping | None, bool]:
+        """The configuration of the verdict's trials and whether the verdict recorded it (else
+        the code's configuration for its profile now, or None when that cannot be computed)."""
+        recorded = self.verdict.details.get(ClaimOutcome.CONFIGURATION) if self.verdict is not None and isinstance(
+            self.verdict.details, Mapping) else None
         if isinstance(recorded, Mapping):
-            return search_of(self.verdict, recorded, self.profile)
+            return recorded, True
         try:
             config = self.claim.config(self.profile) if self.profile in catalog.PROFILES else None
         except Exception:  # a planned size that cannot be computed here: the search still shows
             config = None
+        return config, False
+
+    @functools.cached_property
+    def search(self) -> Search | None:
+        """What the check tried, how, how long, and its worst instance (None when not run)."""
+        if self.verdict is None:
+            return None
+        config, recorded = self.configuration
         # A verdict saved before verdicts kept their configuration: the code's configuration now
         # may not be the one its trials ran with (a plan changed since), and the page says so.
-        return search_of(self.verdict, config, self.profile, recorded=False)
+        return search_of(self.verdict, config, self.profile, recorded=recorded)
+
+    @property
+    def _details(self) -> Mapping:
+        return self.verdict.details if self.verdict is not None and isinstance(self.verdict.details, Mapping) else {}
+
+    @functools.cached_property
+    def coverage(self) -> dict | None:
+        """``summary.json``'s coverage entry (:func:`verification.report.coverage.claim_coverage`)."""
+        if self.verdict is None:
+            return None
+        config, recorded = self.configuration
+        grid = ({k: v for k, v in config.items() if k != ClaimOutcome.CONFIGURATION} if config else None)
+        where = ("the configuration the verdict recorded" if recorded else
+                 f"the claim's configuration for the {self.profile} profile when the report was written "
+                 "(the verdict did not record its own)")
+        return claim_coverage(self._details, grid, where)
+
+    @property
+    def side_tables(self) -> tuple[tuple[str, tuple[Table, ...]], ...]:
+        """Per right side (printed first, then each correction): what the search or the exact
+        decision covered of each variable, the best instances (exact, then sampled) and the
+        smallest violation (:func:`verification.report.coverage.side_tables`)."""
+        return () if self.verdict is None else side_tables(self._details, self.verdict.rule)
+
+    @property
+    def conformance(self) -> str | None:
+        """For a claim decided exactly, the implementation's conformance at its instances."""
+        return conformance_text(self._details)
 
     @property
     def level(self) -> str:
@@ -346,6 +394,12 @@ class ReportContext:
     provenance: str = "no verdict in the store"
     #: what a report of a non-full profile is worth (:data:`PROFILE_NOTES`), else None.
     profile_note: str | None = None
+    #: the documentation's explanation pages relative to the report's directory, None without
+    #: them (:func:`verification.report.explanations.docs_base`).
+    docs: str | None = None
+    #: the statement mutants generated from the specifications of the claims with a verdict
+    #: (:func:`verification.selftest.generated.generated_mutants`).
+    generated_mutants: Mapping | None = None
 
     @functools.cached_property
     def by_id(self) -> dict[str, ClaimView]:
@@ -662,7 +716,7 @@ def _strict(value):
     return value
 
 
-def _summary(views: tuple[ClaimView, ...], run: RunRow | None, selftest: dict | None) -> dict:
+def _summary(views: tuple[ClaimView, ...], run: RunRow | None, selftest: dict | None, generated: dict) -> dict:
     claims = []
     for c in views:
         if c.verdict is None:
@@ -671,7 +725,9 @@ def _summary(views: tuple[ClaimView, ...], run: RunRow | None, selftest: dict | 
         claims.append({**ClaimOutcome(c.claim, c.verdict).to_json(),
                        "run_id": c.run.run_id if c.run is not None else None,
                        "revision": c.revision, "seed": c.seed, "profile": c.profile,
-                       "saved_at": c.saved_at})
+                       "saved_at": c.saved_at,
+                       # What of its statement's domain the verdict covered (issue 41).
+                       "coverage": c.coverage})
     doc = {"schema_version": SCHEMA_VERSION, "meta": run.meta if run is not None else {},
            "claims": claims, "not_run": [c.id for c in views if c.verdict is None],
            # The ledger as this code has it, so that iln-verify diff can compare two reports'.
@@ -681,6 +737,10 @@ def _summary(views: tuple[ClaimView, ...], run: RunRow | None, selftest: dict | 
         rates = error_rates(selftest)
         doc["selftest"] = {**selftest, "type_one": rates["type_one"], "type_two": rates["type_two"],
                            "stable_claims": rates["stable"]}
+    # The statement mutants generated from the specifications (issue 41 item 5), beside the
+    # hand-written ones of selftest.json (kept under their own keys until they go).
+    part = doc.setdefault("selftest", {})
+    part["statement_mutants"] = {**(part.get("statement_mutants") or {}), "generated": generated}
     return _strict(doc)
 
 
@@ -748,8 +808,10 @@ def gather(store: str | Path, out: str | Path) -> ReportContext:
     forest = Plot("forest", "forest", "Every claim's statistic against its bound",
                   "One row per claim of the papers, grouped by verdict: statistic / bound of the "
                   "printed statement on a log scale, oriented so that right of 1 the printed "
-                  "statement is exceeded (for a lower bound the ratio is bound / statistic), with "
-                  "its interval; a diamond marks the corrected statement where there is one. A row "
+                  "statement is exceeded (for a lower bound the ratio is bound / statistic), at its "
+                  "worst instance: a square where that ratio is exact (computed there, no sampling "
+                  "error), a circle with its interval where it is sampled; a diamond marks the "
+                  "corrected statement where there is one. A row "
                   "whose bound is 0, negative or a band has no ratio and says so; an inconclusive "
                   "row says first why it is not decided (a printed statement exceeded while its "
                   "correction is undecided is drawn right of 1). The conformance checks of the "
@@ -760,6 +822,8 @@ def gather(store: str | Path, out: str | Path) -> ReportContext:
                   forest_svg(tuple(r for r in rows_ if not is_conformance(known[r.claim_id]))))
     selftest = _selftest(store, out)
     views = tuple(replace(v, stability=_stability(v.id, selftest)) for v in views)
+    generated = generated_mutants(v.id for v in views if v.verdict is not None)
     return ReportContext(views, errata, run, _reproducibility(run, views), rows_, forest, selftest,
-                         _summary(views, run, selftest), _runs_behind(views),
-                         provenance=provenance(views), profile_note=_profile_note(views))
+                         _summary(views, run, selftest, generated), _runs_behind(views),
+                         provenance=provenance(views), profile_note=_profile_note(views), docs=docs_base(out),
+                         generated_mutants=generated)

@@ -252,7 +252,9 @@ def _walk(node, path: str = "", depth: int = 0):
 def _corrected_ratio(verdict) -> float | None:
     """The largest statistic / corrected bound over the corrected statement's points.
 
-    Read, in order, from a ``worst_ratio_corrected`` field, from tail points that carry a
+    Read, in order, from a ``worst_ratio_corrected`` field, from the exact worst ratio of the
+    first correction of a claim decided exactly (the search engine's ``sides``, an exact
+    decision's ``exact["corrected"]``), from tail points that carry a
     ``corrected_bound``, from the points of a ``corrected...`` entry of the details (points
     checked against the corrected statement), and from a mean point named by
     ``corrected_worst_point``.  None when the details hold none of these.
@@ -263,6 +265,16 @@ def _corrected_ratio(verdict) -> float | None:
     details = field(verdict, "details")
     if not isinstance(details, Mapping):
         return None
+    # A claim decided exactly at its worst instances: the first correction's exact worst ratio
+    # (the search engine's sides, printed first; an exact decision's "corrected" summary).
+    sides, exact = details.get("sides"), details.get("exact")
+    if isinstance(sides, Mapping) and len(sides) > 1:
+        worst = list(sides.values())[1].get("worst") if isinstance(list(sides.values())[1], Mapping) else None
+        if isinstance(worst, Mapping) and _number(worst.get("ratio")):
+            return float(worst["ratio"])
+    if isinstance(exact, Mapping) and isinstance(exact.get("corrected"), Mapping) and _number(
+            exact["corrected"].get("largest_ratio")):
+        return float(exact["corrected"]["largest_ratio"])
     ratios = []
     for path, node in _walk(details):
         for row in node.values():
@@ -301,6 +313,9 @@ class ForestRow:
     #: why the verdict is inconclusive (or why the check raised), as its details say; None for
     #: a decided verdict.
     reason: str | None = None
+    #: the ratio is exact (computed at the worst instance, no sampling error: the verdict's
+    #: ``exact``), not sampled; the plot draws it as a square.
+    exact: bool = False
 
 
 def _where(verdict) -> str:
@@ -443,7 +458,7 @@ def forest_rows(claims: Sequence[tuple[str, str, object | None]]) -> list[Forest
             claim_id, page, group, outcome, field(verdict, "verdict_printed"),
             field(verdict, "verdict_corrected"), c, corrected,
             float(detectable) if _number(detectable) else None,
-            _finding(group, c, corrected, verdict), _reason(group, verdict)))
+            _finding(group, c, corrected, verdict), _reason(group, verdict), field(verdict, "exact") is True))
     order = {g: i for i, (g, _) in enumerate(GROUPS)}
 
     def key(row: ForestRow):
@@ -484,7 +499,7 @@ _ID_X, _PLOT_X0, _PLOT_X1, _TEXT_X = 4, 250, 586, 622
 _FONT = 12
 _LINE = 16
 #: the axis's band above the first group, a group's heading, and the legend below the rows.
-_TOP, _GROUP_HEAD, _LEGEND = 44, 20, 52
+_TOP, _GROUP_HEAD, _LEGEND = 44, 20, 70
 #: average advance of a character of the page's sans-serif at 12 px (DejaVu Sans is wide).
 _CHAR_W = 0.55 * _FONT
 #: the axis never spans more than this many decades either side of 1; beyond, an arrow.
@@ -596,8 +611,13 @@ def forest_svg(rows: Sequence[ForestRow]) -> str:
                     body.append(f'<line x1="{x(_log(r.detectable)):.1f}" x2="{x(_log(r.detectable)):.1f}" '
                                 f'y1="{mid - 6}" y2="{mid + 6}" stroke="#6a1b9a" stroke-width="1.5"/>')
                 hollow = point == -math.inf
-                body.append(f'<circle cx="{x(point):.1f}" cy="{mid}" r="4.5" '
-                            f'fill="{"white" if hollow else colour}" stroke="{colour}" stroke-width="1.5"/>')
+                fill = "white" if hollow else colour
+                if r.exact:  # a square: the ratio computed exactly at the worst instance
+                    body.append(f'<rect class="exact" x="{x(point) - 4.5:.1f}" y="{mid - 4.5}" width="9" height="9" '
+                                f'fill="{fill}" stroke="{colour}" stroke-width="1.5"/>')
+                else:
+                    body.append(f'<circle class="sampled" cx="{x(point):.1f}" cy="{mid}" r="4.5" '
+                                f'fill="{fill}" stroke="{colour}" stroke-width="1.5"/>')
                 if r.corrected is not None:
                     cx = x(_log(r.corrected))
                     body.append(f'<path d="M{cx:.1f},{mid - 6} l6,6 l-6,6 l-6,-6 z" fill="white" '
@@ -613,13 +633,15 @@ def forest_svg(rows: Sequence[ForestRow]) -> str:
         ticks.append(f'<text x="{tx:.1f}" y="{axis_y - 4}" text-anchor="middle">{_tick_label(k)}</text>')
     shade = (f'<rect x="{x(0):.1f}" y="{axis_y}" width="{_PLOT_X1 - x(0):.1f}" height="{y - axis_y}" '
              f'fill="#fdecea"/>')
-    legend_y = y + _LEGEND - 30
+    legend_y = y + 22  # two lines of legend below the rows, within _LEGEND
     legend = [
         f'<text x="{_PLOT_X0}" y="{legend_y}">statistic / bound, log scale (right of 1: the printed '
         f'statement is exceeded)</text>',
         f'<circle cx="{_PLOT_X0 + 6}" cy="{legend_y + 14}" r="4.5" fill="#424242"/>',
-        f'<text x="{_PLOT_X0 + 16}" y="{legend_y + 18}">printed statement with its interval '
-        f'(hollow: none observed, drawn at the left end)</text>',
+        f'<text x="{_PLOT_X0 + 16}" y="{legend_y + 18}">printed statement, sampled, with its interval '
+        f'(hollow: none observed)</text>',
+        f'<rect x="{_PLOT_X0 + 1.5}" y="{legend_y + 27.5}" width="9" height="9" fill="#424242"/>',
+        f'<text x="{_PLOT_X0 + 16}" y="{legend_y + 36}">the same, exact (computed at the worst instance)</text>',
         f'<path d="M{_TEXT_X + 150},{legend_y + 8} l6,6 l-6,6 l-6,-6 z" fill="white" stroke="#e65100" '
         f'stroke-width="2"/>',
         f'<text x="{_TEXT_X + 162}" y="{legend_y + 18}">corrected statement, worst point</text>',

@@ -25,7 +25,12 @@ from verification.report.errata import quotation_segments
 from verification.report.forest import ForestRow, printed_and_corrected, worst_ratio_text
 from verification.report.plots import Plot
 from verification.report.prose import prose_segments
-from verification.report.self_test import SELFTEST_INTRO, selftest_tables
+from verification.report.self_test import (
+    SELFTEST_INTRO,
+    generated_mutants_line,
+    generated_mutants_table,
+    selftest_tables,
+)
 from verification.report.statements import Segment, quoted_segments, segments
 from verification.report.tables import Table, format_value, is_number
 
@@ -218,7 +223,29 @@ def _search_section(c: ClaimView) -> list[str]:
     return lines + (_table(s.worst) if s.worst else [])
 
 
-def claim_page(c: ClaimView) -> str:
+def _domain_section(c: ClaimView) -> list[str]:
+    """What the claim covered of its statement's domain, and per right side (printed first)
+    its domain table, best instances and smallest violation (:mod:`verification.report.coverage`)."""
+    cover = c.coverage
+    if cover is None:
+        return []
+    lines = ["## Domain and best instances", ""]
+    if not cover["searched"]:
+        return [*lines, f"*Not searched by the engine:* {prose(cover['method'])}. The grid "
+                f"({text(cover['grid_from'])}) is under Search.", ""]
+    covered = ("every variable covered" if cover["covered"]
+               else "not covered: " + "; ".join(cover["uncovered"]))
+    lines += [f"*How the domain was covered:* {prose(cover['method'])}; {text(covered)}."
+              + (f" *Scope:* {prose(cover['scope'])}" if cover.get("scope") else "")
+              + (f" *Conformance:* {prose(c.conformance)}." if c.conformance else ""), ""]
+    for label, tables in c.side_tables:
+        lines += [f"### {text(label[:1].upper() + label[1:])}", ""]
+        for t in tables:
+            lines += [f"#### {text(t.title)}", "", *_table(t)]
+    return lines
+
+
+def claim_page(c: ClaimView, mutants: Table | None = None) -> str:
     """A claim's Markdown page (``claims/<id>.md``), its plots linked from ``../plots/``."""
     lines = [f"# {c.id}", "", "[Report](../REPORT.md)", "",
              f"**{prose(c.claim.title)}.** Verdict: **{text(c.status)}**; expected: "
@@ -249,6 +276,9 @@ def claim_page(c: ClaimView) -> str:
         "budget (Holm)." if c.verdict else ""), "",
         f"*Instances tried:* {prose(c.claim.instances or 'not described')}", ""]
     lines += _search_section(c)
+    lines += _domain_section(c)
+    if mutants is not None:
+        lines += [f"#### {text(mutants.title)}", "", *_table(mutants)]
     for e in c.errata:
         lines += [f"*Erratum {e.number}* ({text(e.kind)}): {prose(e.erratum.counterexample)}", "",
                   "Corrected statement:", "", _statement(e.corrected), "",
@@ -300,15 +330,19 @@ def render_markdown(ctx: ReportContext) -> dict[str, str]:
     if ctx.changes is not None:
         lines += ["## What changed", "", f"{text(ctx.changes.title)}:", "", *_table(ctx.changes)]
     lines += _errata_section(ctx)
+    generated = ctx.generated_mutants or {}
     lines += ["## Reproducibility", ""]
     lines += _table(ctx.reproducibility) if ctx.reproducibility else ["The store records no run.", ""]
     if ctx.selftest is not None:
         lines += ["## Self-test", "", SELFTEST_INTRO, "", *_table(selftest_tables(ctx.selftest)[0]),
                   "Every table of the self-test: `selftest.md` beside `selftest.json` "
                   "(python -m verification.selftest writes it) and the HTML report's selftest.html.", ""]
+    if generated.get("by_claim"):
+        lines += ["## Generated statement mutants", "", prose(generated_mutants_line(generated)), ""]
     files = {"REPORT.md": "\n".join(lines).rstrip("\n") + "\n"}
     for c in ctx.claims:
-        files[f"claims/{c.id}.md"] = claim_page(c)
+        entry = generated.get("by_claim", {}).get(c.id)
+        files[f"claims/{c.id}.md"] = claim_page(c, generated_mutants_table(entry) if entry else None)
     return files
 
 

@@ -15,12 +15,18 @@ import re
 import jinja2
 from markupsafe import Markup, escape
 
-from verification.report.context import ReportContext, is_exploration
+from verification.report.context import NUMBER_FIELDS, ReportContext, is_exploration
 from verification.report.errata import mark, quotation_segments
+from verification.report.explanations import explanation
 from verification.report.forest import GROUP_VERDICT, printed_and_corrected, worst_ratio_text
 from verification.report.mathml import to_mathml
 from verification.report.prose import prose_segments
-from verification.report.self_test import SELFTEST_INTRO, selftest_tables
+from verification.report.self_test import (
+    SELFTEST_INTRO,
+    generated_mutants_line,
+    generated_mutants_table,
+    selftest_tables,
+)
 from verification.report.statements import Segment, quoted_segments, segments
 from verification.report.tables import format_value, is_number
 
@@ -71,6 +77,25 @@ def _environment() -> jinja2.Environment:
     return env
 
 
+def _explained(docs: str | None):
+    """The template function ``explained(field, up)``: a small link to where the documentation
+    explains ``field`` (:mod:`verification.report.explanations`), empty without the docs."""
+    def explained(field: str, up: str = "") -> Markup:
+        href = explanation(field, docs, up)
+        if href is None:
+            return Markup("")
+        return Markup(f' <a class="explained" href="{escape(href)}" title="what {escape(field)} means">(?)</a>')
+    return explained
+
+
+def _links(table, docs: str | None, up: str) -> dict[str, str]:
+    """The rows of ``table`` that show a verdict field, with the link to its explanation."""
+    if table is None or docs is None:
+        return {}
+    return {row[0]: str(explanation(NUMBER_FIELDS[row[0]], docs, up))
+            for row in table.rows if row[0] in NUMBER_FIELDS}
+
+
 def render_pages(ctx: ReportContext) -> dict[str, str]:
     """Render the HTML pages.
 
@@ -86,13 +111,22 @@ def render_pages(ctx: ReportContext) -> dict[str, str]:
         ``claims/<claim id>.html``.
     """
     env = _environment()
-    pages = {"index.html": env.get_template("index.html").render(ctx=ctx),
+    env.globals["explained"] = _explained(ctx.docs)
+    generated = ctx.generated_mutants or {}
+    pages = {"index.html": env.get_template("index.html").render(
+                 ctx=ctx, mutants_line=generated_mutants_line(generated) if generated.get("by_claim") else None),
              "errata.html": env.get_template("errata.html").render(ctx=ctx)}
     if ctx.selftest is not None:
         # A page of its own: its tables (a row per test and per seed) would bury the index.
+        # The statement mutants generated from the specifications beside the hand-written ones.
+        generated_tables = [generated_mutants_table(e) for e in generated.get("by_claim", {}).values()]
         pages["selftest.html"] = env.get_template("selftest.html").render(
-            ctx=ctx, selftest_tables=selftest_tables(ctx.selftest), selftest_intro=SELFTEST_INTRO)
+            ctx=ctx, selftest_tables=[*selftest_tables(ctx.selftest), *generated_tables],
+            selftest_intro=SELFTEST_INTRO)
     template = env.get_template("claim.html")
     for c in ctx.claims:
-        pages[c.page] = template.render(c=c, row=c.row, explore=is_exploration(c.claim))
+        entry = (ctx.generated_mutants or {}).get("by_claim", {}).get(c.id)
+        pages[c.page] = template.render(c=c, row=c.row, explore=is_exploration(c.claim), up="../",
+                                        links=_links(c.numbers, ctx.docs, "../"),
+                                        mutants=generated_mutants_table(entry) if entry else None)
     return pages

@@ -23,7 +23,7 @@ from verification import runner
 from verification.report.tables import Table, format_value, key_value_table
 from verification.selftest.false_alarms import FalseAlarms
 
-__all__ = ["SELFTEST_INTRO", "check_document", "selftest_tables"]
+__all__ = ["SELFTEST_INTRO", "check_document", "generated_mutants_line", "generated_mutants_table", "selftest_tables"]
 
 #: what the section is, before its tables (both writers).
 SELFTEST_INTRO = (
@@ -225,6 +225,40 @@ def _statement_mutants(doc: Mapping) -> list[Table]:
                   ("claim", "mutant", "kind", "mutated statement", "exact counterexample", "where the check ran",
                    "verdict", "outcome"),
                   rows)]
+
+
+def generated_mutants_table(entry: Mapping) -> Table:
+    """One specification's generated statement mutants (:mod:`verification.selftest.generated`):
+    each mutant with what it edits, whether it tightens the statement, is false and is detected,
+    its witness or why it is kept out."""
+    rows = []
+    for m in entry["mutants"]:
+        if "false" not in m:
+            outcome, why = "not assessed", m.get("status", "")
+        else:
+            outcome = ("detected" if m["detected"] else "GAP: false, not detected") if m["false"] else "true (survives)"
+            witness = m.get("witness")
+            at = ", ".join(f"{k} = {v:.12g}" if isinstance(v, float) else f"{k} = {v}"
+                           for k, v in witness["point"].items()) if isinstance(witness, Mapping) else ""
+            why = m.get("reason") or (f"witness {at}: left side {witness['lhs']} against the mutant's "
+                                      f"{format_value(witness['rhs'])}" if isinstance(witness, Mapping) else "")
+        rows.append((m["formula"], m["kind"], m["edit"], "yes" if m.get("tightens") else "no", outcome, why))
+    return Table(f"statement mutants generated from {entry['claim']}'s {entry['side']} side: {entry['generated']} "
+                 f"generated, {entry['tightening']} tightening, {entry['false']} false, {entry['detected']} detected "
+                 f"({entry['why_this_side']})",
+                 ("mutated right side", "kind", "edit", "tightens", "outcome", "witness or reason"), tuple(rows))
+
+
+def generated_mutants_line(part: Mapping) -> str:
+    """The generated statement mutants of a report in one sentence: totals and survivors."""
+    if not part.get("by_claim"):
+        return "No claim with a verdict here is a specification: no statement mutant was generated."
+    survivors = "; ".join(f"{s['claim']}: {s['formula']} ({s['reason']})" for s in part["survivors"])
+    count = len(part["by_claim"])
+    return (f"Statement mutants generated from the {count} specification{'s' if count > 1 else ''} with a verdict here: "
+            f"{part['generated']} generated, {part['tightening']} tightening the statement, {part['false']} false, "
+            f"{part['detected']} detected by their claim's search; survivors: {survivors or 'none'}. Each claim's "
+            "page lists its own.")
 
 
 def _error_kinds(doc: Mapping) -> list[Table]:

@@ -1,8 +1,10 @@
 """Write the report's files: ``index.html``, ``errata.html``, ``selftest.html``, ``claims/*.html``,
 ``REPORT.md``, ``claims/*.md``, ``plots/*.svg`` and ``summary.json``.
 
-The files are pure functions of the store and the catalog (no time stamp of the writing), so
-writing the report twice from the same store gives byte-identical files.  Stale pages and plots
+The files are pure functions of the store, the catalog and where they are written relative to
+the checkout's documentation (the HTML pages link each verdict field to its explanation by a
+relative path, :mod:`verification.report.explanations`); there is no time stamp of the writing,
+so writing the report twice from the same store to the same place gives byte-identical files.  Stale pages and plots
 of an earlier report (a claim removed, a plot no longer drawn) are deleted from ``claims/`` and
 ``plots/``; nothing else in the output directory is touched.
 """
