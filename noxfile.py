@@ -106,6 +106,17 @@ def type_one(session):
                 success_codes=[0, 1, 3])
 
 
+@nox.session(name="null_boundary")
+def null_boundary(session):
+    """Type I at the null boundary: each statistical rule at the catalog's designs, every point at its
+    bound exactly, 320 seeds per case at a per-claim level of 0.05 (about 20 minutes of one core; resumable)."""
+    session.install(".")
+    # The plan (laws, designs, seeds, criterion) is fixed in verification/selftest/null_boundary.py.
+    session.run("python", "-m", "verification.selftest", "--parts", "null_boundary", "--defects", "none",
+                "--seeds", "0", "--out", "reports/selftest-null-boundary.json", *session.posargs,
+                success_codes=[0, 1, 3])
+
+
 @nox.session
 def mutants(session):
     """Statement mutants: each claim's check against provably false tightenings of its statement (minutes)."""

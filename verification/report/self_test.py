@@ -287,6 +287,34 @@ def _suite(doc: Mapping, part: str, title: str) -> list[Table]:
     return [Table(title, (*first, "outcome", "time (s)", "message"), rows)]
 
 
+def _null_boundary(doc: Mapping) -> list[Table]:
+    """The null-boundary calibration (:mod:`verification.selftest.null_boundary`): per rule its
+    largest rejection rate, then every case."""
+    part = doc.get("null_boundary")
+    if not part or not part.get("by_rule"):
+        return []
+    where = _at_revision(part.get("git_revision") or doc.get("meta", {}).get("git_revision"))
+    head = (f"type I at the null boundary{f' ({where})' if where else ''}: each statistical rule at the catalog's "
+            f"designs, every point at its bound exactly, per-claim level {part['level']:g}, "
+            f"{part['seeds_per_case']} seeds per case (a doubled rate is found with probability "
+            f"{part['doubling_power']:.3f}); {len(part['findings'])} cases above the level"
+            + (f"; {len(part['pending'])} cases pending" if part.get("pending") else ""))
+    rules = tuple((rule, str(len(r["cases"])), _share(r["rejections"], r["seeds"]),
+                   f"{format_value(r['largest_rate']['rate'])} {format_value(r['largest_rate']['interval'])} "
+                   f"({r['largest_rate']['key']})", ", ".join(r["findings"]) or "none")
+                  for rule, r in part["by_rule"].items())
+    cases = tuple((e["case"]["rule"], e["case"]["claim"], e["case"]["profile"], e["case"]["law"],
+                   str(e["case"]["n"]), str(e["case"]["points"]), format_value(e["per_point_level"]),
+                   _share(e["rejections"], e["seeds"]), format_value(e["interval"]), e["outcome"])
+                  for r in part["by_rule"].values() for e in r["cases"])
+    return [Table(head, ("rule", "cases", "rejections over all cases", "largest rate, interval (case)",
+                         "cases above the level"), rules),
+            Table(f"type I at the null boundary, case by case ({format_value(part['coverage'])} Clopper-Pearson "
+                  f"intervals; {part['criterion']})",
+                  ("rule", "claim", "profile", "law", "n", "points", "per-point level", "rejections", "interval",
+                   "outcome"), cases)]
+
+
 def check_document(doc) -> None:
     """``TypeError``/``ValueError`` naming ``doc`` unless it has the schema's top-level entries."""
     if not isinstance(doc, Mapping):
@@ -322,6 +350,7 @@ def selftest_tables(doc: Mapping) -> list[Table]:
         ``doc`` lacks an entry of the schema.
     """
     check_document(doc)
-    return [_summary(doc), *_defects(doc), *_statement_mutants(doc), *_error_kinds(doc), *_false_alarms(doc),
+    return [_summary(doc), *_defects(doc), *_statement_mutants(doc), *_null_boundary(doc), *_error_kinds(doc),
+            *_false_alarms(doc),
             *_rerun_costs(doc), *_suite(doc, "faults", "faults (part 3)"),
             *_suite(doc, "bad_input", "bad input (part 4)")]
