@@ -96,8 +96,10 @@ def selftest(session):
 
 @nox.session(name="type_one")
 def type_one(session):
-    """The type I rate: 200 master seeds of the claims expected to hold (printed or corrected),
-    smoke profile, family-wise alpha 0.05 (about 90 minutes on 2 cores; resumable)."""
+    """A smoke test of false alarms: 200 master seeds of the claims expected to hold (printed or
+    corrected), smoke profile, family-wise alpha 0.05 (about 90 minutes on 2 cores; resumable).
+    Their true values sit far inside their nulls, so it finds a broken rule, not a rule of the
+    wrong level: nox -s null_boundary measures the levels."""
     session.install(".[test]")
     # The plan (seeds, profile, alpha, claims) is fixed here, before any of its seeds ran.
     session.run("python", "-m", "verification.selftest", "--parts", "false_alarms", "--defects", "none",

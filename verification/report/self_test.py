@@ -36,7 +36,10 @@ SELFTEST_INTRO = (
     "edits (in the control run, seed 0) run their trials again; the others' trials are the "
     "control's, the same function of the same seed and code, and every claim is decided with "
     "the defect planted. The false alarms are the verdicts that differ on the unmodified "
-    "code over independent master seeds. The fault and bad-input parts are test suites run by "
+    "code over independent master seeds: a smoke test, since the claims' true values sit far "
+    "inside their nulls, so it finds a broken rule but not one of the wrong level; each rule's "
+    "level is measured at the null boundary, on laws whose true value equals the bound (the "
+    "type I table at the null boundary). The fault and bad-input parts are test suites run by "
     "the self-test.")
 
 
@@ -75,7 +78,7 @@ def _summary(doc: Mapping) -> Table:
         "mutation score (defects flagged by at least one claim)":
             "n/a" if score is None else f"{score:.3f} ({_share(done - len(doc['gaps']), done)})",
         "gaps (defects no claim flags)": ", ".join(doc["gaps"]) or "none",
-        "false alarms: verdicts unlike the expected one on the unmodified code":
+        "false alarms (a smoke test): verdicts unlike the expected one on the unmodified code":
             f"{_share(len(fa['differing']), fa['n_verdicts'])} ({len(fa['seeds'])} master seeds x "
             f"{len(meta.get('claims', [])) or '?'} claims)",
         f"false-alarm rate, {format_value(fa.get('level'))} Clopper-Pearson interval":
@@ -245,7 +248,8 @@ def _error_kinds(doc: Mapping) -> list[Table]:
         f"{campaign['meta'].get('profile')} profile, alpha {campaign['meta'].get('alpha'):g}"
         if planned and campaign["meta"].get("alpha") is not None else "",
         _at_revision(campaign.get("meta", {}).get("git_revision"))]))
-    rows = [("type I: a printed statement expected to hold rejected"
+    rows = [("type I smoke test (claims far inside their nulls: shows nothing grossly broken, not a rule's "
+             "level; the level is measured at the null boundary): a printed statement expected to hold rejected"
              + (", or a correction found violated" if corrected else "") + where,
              ", ".join([*one["claims"], *corrected]) or "none",
              f"{one['rejections']} of {one['seeds']} runs", format_value(one["interval"]))]
