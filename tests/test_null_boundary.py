@@ -171,3 +171,19 @@ def test_the_campaign_runs_the_part_as_resumable_units(tmp_path, monkeypatch):
     # Other seeds: every case runs again.
     campaign.run_campaign(replace(plan, null_seeds=6), out)
     assert len(ran) == 6
+
+
+def test_the_self_test_page_shows_the_part():
+    """Its tables: per rule the largest rate, then every case with its outcome."""
+    from verification.report.self_test import selftest_tables
+
+    entries = [run_case(case, range(3)) for case in _catalog_cases("rate")[:2]]
+    doc = {"complete": True, "pending": [], "defects": [], "mutation_score": None, "gaps": [],
+           "false_alarms": {"seeds": [], "n_verdicts": 0, "differing": [], "rate": None,
+                            "interval": [None, None], "level": 0.95}, "faults": None, "bad_input": None,
+           "meta": {}, "null_boundary": null_boundary.summarise(entries, [e["key"] for e in entries], 3)}
+    tables = selftest_tables(doc)
+    titles = [t.title for t in tables]
+    assert any(t.startswith("type I at the null boundary: ") for t in titles)
+    cases_table = next(t for t in tables if t.title.startswith("type I at the null boundary, case by case"))
+    assert [row[3] for row in cases_table.rows] == [e["case"]["law"] for e in entries]
