@@ -96,7 +96,7 @@ def _summary(doc: Mapping) -> Table:
             rows[label] = meta[key]
     if "fingerprint" in doc:
         rows["code fingerprint (sha256)"] = doc["fingerprint"]["sha256"][:16]
-    for key in ("git_revision", "started", "command"):
+    for key in ("git_revision", "started", "machine", "command"):
         if key in meta:
             rows[key.replace("_", " ")] = meta[key]
     return key_value_table("self-test summary", rows)

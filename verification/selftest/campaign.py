@@ -404,7 +404,7 @@ def run_campaign(plan: Plan, out: str | os.PathLike, *, budget_s: float | None =
     units = plan.unit_ids()
     started = _dt.datetime.now(_dt.UTC)
     clock = time.perf_counter()
-    meta = {"started": started.isoformat(timespec="seconds"), "versions": runner.versions(),
+    meta = {"started": started.isoformat(timespec="seconds"), "machine": runner.machine(), "versions": runner.versions(),
             "git_revision": provenance.git_revision(), "command": " ".join(command)}
 
     def finished(unit: str) -> bool:
