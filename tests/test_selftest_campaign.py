@@ -55,8 +55,11 @@ def fake_runs(monkeypatch):
 
 def test_units_in_order_control_first_and_the_mutation_seed_run_once(tmp_path):
     plan = _plan(tmp_path, parts=campaign.PARTS, seeds=[0, 1, 2])
-    assert plan.unit_ids() == ["suite:faults", "suite:bad_input", "seed:0", f"defect:{DEFECT}",
-                               "seed:1", "seed:2"]
+    units = plan.unit_ids()
+    assert units[:6] == ["suite:faults", "suite:bad_input", "seed:0", f"defect:{DEFECT}", "seed:1", "seed:2"]
+    # The null-boundary cases last: they run the rules, whatever claims the plan selects.
+    assert units[6:] == [f"null:{key}" for key in plan.null_cases()]
+    assert len(units) > 6
     assert _plan(tmp_path, parts=("false_alarms",)).unit_ids() == ["seed:0", "seed:1"]
 
 

@@ -52,7 +52,7 @@ from verification.store import Store, StoreError
 from verification.verdicts import CONTRADICTED, ERROR, INCONCLUSIVE, Verdict
 
 __all__ = ["DEFAULT_ALPHA", "DEFAULT_STORE", "RUN_ERRORS", "ClaimOutcome", "Planting", "RunResult",
-           "SchedulerError", "run", "trials_key"]
+           "SchedulerError", "machine", "run", "trials_key"]
 
 #: the run's family-wise false-alarm budget (docs, The decision rules: 1e-3).
 DEFAULT_ALPHA = 1e-3
@@ -253,6 +253,11 @@ def _command() -> str:
     if program.name == "iln-verify" or program.parts[-2:] == ("verification", "__main__.py"):
         return " ".join(["iln-verify", *sys.argv[1:]])
     return " ".join(sys.argv)
+
+
+def machine() -> str:
+    """The machine a run ran on, as its meta records it: architecture, cores, system."""
+    return f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
 
 
 def versions() -> dict[str, str]:
@@ -625,8 +630,7 @@ def run(claim_ids: Sequence[str] | None = None, *, profile: str = "quick", seed:
                 "started": started.isoformat(timespec="seconds"), "jobs": jobs, "scheduler": scheduler,
                 "alpha": alpha, "claims": claim_ids, **({"defect": defect_name} if defect_name else {}),
                 **({"data": data} if data else {}), **({"configs": configs_given} if configs_given else {}),
-                "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
-                f"{platform.system()} {platform.release()}", "command": _command()}
+                "machine": machine(), "command": _command()}
         # Read what the store holds before writing to it: a store damaged inside then stops
         # the run with a StoreError and is left as it was.
         keys = _keyed_trials(db, [c for c in claims if c.id not in failed], hashes, seed, profile, index)

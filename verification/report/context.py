@@ -72,6 +72,9 @@ SELFTEST_FILE = "selftest.json"
 #: the type I campaign's document (python -m verification.selftest --parts false_alarms
 #: --expected holds,holds_after_correction --seeds 200 --alpha 0.05), beside SELFTEST_FILE.
 TYPE_ONE_FILE = "selftest-type-one.json"
+#: the null-boundary calibration's document (python -m verification.selftest --parts
+#: null_boundary, nox -s null_boundary), beside SELFTEST_FILE: its part replaces selftest.json's.
+NULL_BOUNDARY_FILE = "selftest-null-boundary.json"
 #: the statement mutants' document (python -m verification.selftest --parts statement_mutants),
 #: beside SELFTEST_FILE: a campaign of minutes, run again whenever a check changes.
 MUTANTS_FILE = "selftest-statement-mutants.json"
@@ -663,6 +666,9 @@ def _selftest(store: Path, out: Path) -> dict | None:
                                             "git_revision": mutants["meta"].get("git_revision"),
                                             "profile": mutants["meta"].get("profile"),
                                             "complete": mutants.get("complete")}}
+    null = _read_selftest(store, out, NULL_BOUNDARY_FILE)
+    if null is not None and null.get("null_boundary"):
+        doc = {**doc, "null_boundary": {**null["null_boundary"], "git_revision": null["meta"].get("git_revision")}}
     type_one = _read_selftest(store, out, TYPE_ONE_FILE)
     if type_one is not None:
         doc = {**doc, "type_one_campaign": {"false_alarms": {"type_one": error_rates(type_one)["type_one"]},

@@ -36,7 +36,10 @@ SELFTEST_INTRO = (
     "edits (in the control run, seed 0) run their trials again; the others' trials are the "
     "control's, the same function of the same seed and code, and every claim is decided with "
     "the defect planted. The false alarms are the verdicts that differ on the unmodified "
-    "code over independent master seeds. The fault and bad-input parts are test suites run by "
+    "code over independent master seeds: a smoke test, since the claims' true values sit far "
+    "inside their nulls, so it finds a broken rule but not one of the wrong level; each rule's "
+    "level is measured at the null boundary, on laws whose true value equals the bound (the "
+    "type I table at the null boundary). The fault and bad-input parts are test suites run by "
     "the self-test.")
 
 
@@ -75,7 +78,7 @@ def _summary(doc: Mapping) -> Table:
         "mutation score (defects flagged by at least one claim)":
             "n/a" if score is None else f"{score:.3f} ({_share(done - len(doc['gaps']), done)})",
         "gaps (defects no claim flags)": ", ".join(doc["gaps"]) or "none",
-        "false alarms: verdicts unlike the expected one on the unmodified code":
+        "false alarms (a smoke test): verdicts unlike the expected one on the unmodified code":
             f"{_share(len(fa['differing']), fa['n_verdicts'])} ({len(fa['seeds'])} master seeds x "
             f"{len(meta.get('claims', [])) or '?'} claims)",
         f"false-alarm rate, {format_value(fa.get('level'))} Clopper-Pearson interval":
@@ -93,7 +96,7 @@ def _summary(doc: Mapping) -> Table:
             rows[label] = meta[key]
     if "fingerprint" in doc:
         rows["code fingerprint (sha256)"] = doc["fingerprint"]["sha256"][:16]
-    for key in ("git_revision", "started", "command"):
+    for key in ("git_revision", "started", "machine", "command"):
         if key in meta:
             rows[key.replace("_", " ")] = meta[key]
     return key_value_table("self-test summary", rows)
@@ -279,7 +282,8 @@ def _error_kinds(doc: Mapping) -> list[Table]:
         f"{campaign['meta'].get('profile')} profile, alpha {campaign['meta'].get('alpha'):g}"
         if planned and campaign["meta"].get("alpha") is not None else "",
         _at_revision(campaign.get("meta", {}).get("git_revision"))]))
-    rows = [("type I: a printed statement expected to hold rejected"
+    rows = [("type I smoke test (claims far inside their nulls: shows nothing grossly broken, not a rule's "
+             "level; the level is measured at the null boundary): a printed statement expected to hold rejected"
              + (", or a correction found violated" if corrected else "") + where,
              ", ".join([*one["claims"], *corrected]) or "none",
              f"{one['rejections']} of {one['seeds']} runs", format_value(one["interval"]))]
@@ -321,6 +325,34 @@ def _suite(doc: Mapping, part: str, title: str) -> list[Table]:
     return [Table(title, (*first, "outcome", "time (s)", "message"), rows)]
 
 
+def _null_boundary(doc: Mapping) -> list[Table]:
+    """The null-boundary calibration (:mod:`verification.selftest.null_boundary`): per rule its
+    largest rejection rate, then every case."""
+    part = doc.get("null_boundary")
+    if not part or not part.get("by_rule"):
+        return []
+    where = _at_revision(part.get("git_revision") or doc.get("meta", {}).get("git_revision"))
+    head = (f"type I at the null boundary{f' ({where})' if where else ''}: each statistical rule at the catalog's "
+            f"designs, every point at its bound exactly, per-claim level {part['level']:g}, "
+            f"{part['seeds_per_case']} seeds per case (a doubled rate is found with probability "
+            f"{part['doubling_power']:.3f}); {len(part['findings'])} cases above the level"
+            + (f"; {len(part['pending'])} cases pending" if part.get("pending") else ""))
+    rules = tuple((rule, str(len(r["cases"])), _share(r["rejections"], r["seeds"]),
+                   f"{format_value(r['largest_rate']['rate'])} {format_value(r['largest_rate']['interval'])} "
+                   f"({r['largest_rate']['key']})", ", ".join(r["findings"]) or "none")
+                  for rule, r in part["by_rule"].items())
+    cases = tuple((e["case"]["rule"], e["case"]["claim"], e["case"]["profile"], e["case"]["law"],
+                   str(e["case"]["n"]), str(e["case"]["points"]), format_value(e["per_point_level"]),
+                   _share(e["rejections"], e["seeds"]), format_value(e["interval"]), e["outcome"])
+                  for r in part["by_rule"].values() for e in r["cases"])
+    return [Table(head, ("rule", "cases", "rejections over all cases", "largest rate, interval (case)",
+                         "cases above the level"), rules),
+            Table(f"type I at the null boundary, case by case ({format_value(part['coverage'])} Clopper-Pearson "
+                  f"intervals; {part['criterion']})",
+                  ("rule", "claim", "profile", "law", "n", "points", "per-point level", "rejections", "interval",
+                   "outcome"), cases)]
+
+
 def check_document(doc) -> None:
     """``TypeError``/``ValueError`` naming ``doc`` unless it has the schema's top-level entries."""
     if not isinstance(doc, Mapping):
@@ -356,6 +388,7 @@ def selftest_tables(doc: Mapping) -> list[Table]:
         ``doc`` lacks an entry of the schema.
     """
     check_document(doc)
-    return [_summary(doc), *_defects(doc), *_statement_mutants(doc), *_error_kinds(doc), *_false_alarms(doc),
+    return [_summary(doc), *_defects(doc), *_statement_mutants(doc), *_null_boundary(doc), *_error_kinds(doc),
+            *_false_alarms(doc),
             *_rerun_costs(doc), *_suite(doc, "faults", "faults (part 3)"),
             *_suite(doc, "bad_input", "bad input (part 4)")]

@@ -11,6 +11,7 @@ level holds at every ``n``; the p-value is that test's, ``P[Bin(n, p0) >= k]``
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -75,6 +76,9 @@ def _sides(k: int, n: int, bound: float, level: float, holds_level: float) -> tu
     return low > bound, high < bound or bound >= 1.0, (low, high)
 
 
+# Cached: a pure function of its numbers, asked again for every point of a grid with the same
+# trials, bound and level (and for every seed of the self-test's null-boundary calibration).
+@functools.lru_cache(maxsize=4096)
 def detectable_ratio(n: int, bound: float, tail: float, power: float = DESIGN_POWER) -> float:
     """The smallest ``p / bound`` that the exact test of ``P <= bound`` at level ``tail``
     detects with probability ``power`` (default the design power) from ``n`` trials; inf

@@ -3,7 +3,9 @@
 Runs, unit by unit (:mod:`verification.selftest.campaign`), the fault tests and the bad-input
 fuzz of the checkout, the quick profile with each planted defect (after a control run without
 one), the quick profile over several master seeds of the unmodified code, and each statement
-mutant's claim with the mutant in place (:mod:`verification.selftest.statements`).  Writes
+mutant's claim with the mutant in place (:mod:`verification.selftest.statements`), and each
+statistical rule at the catalog's designs on laws at the null boundary
+(:mod:`verification.selftest.null_boundary`).  Writes
 ``selftest.json`` (``--out``) after every unit, with the schema ::
 
     {"complete": bool, "pending": [unit ids], "fingerprint": {...},
@@ -15,6 +17,10 @@ mutant's claim with the mutant in place (:mod:`verification.selftest.statements`
      "statement_mutants": {"total", "detected", "gaps": [names], "planned": [names],
                            "by_claim": {claim: [{"name", "kind", "statement", "counterexample",
                                                  "verdict", "detected", ...}]}},
+     "null_boundary": {"seeds_per_case", "criterion", "findings": [case keys], "pending",
+                       "by_rule": {rule: {"cases": [{"key", "case", "rejections", "seeds",
+                                                     "rate", "interval", "outcome", ...}],
+                                          "largest_rate", "findings", "undecided"}}},
      "meta": {...}}
 
 and the defect-by-claim table beside it (``selftest.md``).  Started again with the same
@@ -22,7 +28,7 @@ and the defect-by-claim table beside it (``selftest.md``).  Started again with t
 again after an edit reuses the stored trials of every claim the edit does not reach (the
 stores live in ``--workdir``'s ``by-code/``, keyed by the code each claim's trials reach).  Exit status
 0 when the campaign is complete, every defect is flagged, no verdict differs on the unmodified
-code and both suites pass; 1 when one of these findings is not so; 3 when the time budget
+code, both suites pass and no null-boundary case is above its level; 1 when one of these findings is not so; 3 when the time budget
 stopped it with units pending; 2 for a usage error (one line on stderr).
 """
 
@@ -36,7 +42,7 @@ from pathlib import Path
 from verification import catalog, runner, verdicts
 from verification.fingerprint import StaleCodeError
 from verification.report.markdown import selftest_section
-from verification.selftest import campaign, explain, statements
+from verification.selftest import campaign, explain, null_boundary, statements
 from verification.selftest import defects as defect_catalog
 from verification.store import StoreError
 
@@ -94,6 +100,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="comma-separated statement mutant names, 'all' (default) or 'none'")
     p.add_argument("--seeds", type=lambda t: _count(t, 0), default=20, metavar="N",
                    help="master seeds 0..N-1 of the false-alarm campaign (0: skip it)")
+    p.add_argument("--null-seeds", type=lambda t: _count(t, 1), default=null_boundary.SEEDS, metavar="N",
+                   help=f"seeds 0..N-1 of every case of the null-boundary part (default {null_boundary.SEEDS}: "
+                        "a doubled false-alarm rate is found with probability 0.92)")
     p.add_argument("--seed", type=lambda t: _count(t, 0), default=0,
                    help="master seed of the mutation campaign")
     p.add_argument("--profile", choices=catalog.PROFILES, default="quick")
@@ -162,6 +171,10 @@ def _report_line(doc: dict) -> str:
     mutants_text = (f"statement mutants: {sm['detected']} of {sm['total']} rejected"
                     + (f" (gaps: {', '.join(sm['gaps'])})" if sm.get("gaps") else "") + "; "
                     if sm.get("total") else "")
+    null = doc.get("null_boundary")
+    if null:
+        mutants_text += (f"null boundary: {len(null['findings'])} rule cases above the level of "
+                         f"{len(null['planned']) - len(null['pending'])} run; ")
     return (f"mutation score {'n/a' if score is None else f'{score:.3f}'} ({n_done - len(doc['gaps'])} "
             f"of {n_done} defects flagged); gaps: {', '.join(doc['gaps']) or 'none'}; differing "
             f"verdicts on the unmodified code: {len(fa['differing'])} of {fa['n_verdicts']} "
@@ -200,7 +213,7 @@ def _run(args) -> int:
                          jobs=args.jobs or os.cpu_count() or 1, scheduler=args.scheduler,
                          workdir=args.workdir, checkout=checkout,
                          trial_stores=args.workdir / TRIAL_STORES, alpha=args.alpha,
-                         mutants=tuple(mutants))
+                         mutants=tuple(mutants), null_seeds=args.null_seeds)
     _say(args.quiet, f"self-test: {len(plan.unit_ids())} units ({', '.join(parts)}), "
                      f"{len(claims)} claims, profile {args.profile}")
     budget = None if args.budget_minutes is None else 60.0 * args.budget_minutes
@@ -217,8 +230,9 @@ def _run(args) -> int:
         return EXIT_INCOMPLETE
     suites_fail = any(doc[p] is not None and not doc[p]["passed"] for p in ("faults", "bad_input"))
     mutant_gaps = (doc.get("statement_mutants") or {}).get("gaps")
+    null_findings = (doc.get("null_boundary") or {}).get("findings")
     return (EXIT_FINDINGS if doc["gaps"] or mutant_gaps or doc["false_alarms"]["differing"] or suites_fail
-            else EXIT_OK)
+            or null_findings else EXIT_OK)
 
 
 def main(argv=None) -> int:

@@ -3,7 +3,9 @@
 The parts of the self-test (issues #8 and #18) are split into *units*: a test suite (the
 faults, the bad-input fuzz), one master seed of the unmodified code (the false alarms; the
 mutation seed's run is also the mutation campaign's control), one planted defect, one
-statement mutant (:mod:`verification.selftest.statements`, run at the mutant's own profile).  A unit's result goes
+statement mutant (:mod:`verification.selftest.statements`, run at the mutant's own profile), one
+case of the null-boundary calibration (:mod:`verification.selftest.null_boundary`: a rule at a
+claim's design on one law, every seed of the plan).  A unit's result goes
 into ``selftest.json`` as soon as it is known (written whole, then renamed, so a killed
 campaign leaves the last complete document).  Started again with the same ``out``, the
 campaign reuses every stored unit whose code fingerprint
@@ -37,12 +39,13 @@ import os
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from verification import catalog, provenance, runner
 from verification.fingerprint import StaleCodeError
-from verification.selftest import reach, statements, suites
+from verification.selftest import null_boundary, reach, statements, suites
 from verification.selftest.defects import Defect
 from verification.selftest.false_alarms import FalseAlarms, differing_verdicts
 from verification.selftest.fingerprint import code_fingerprint
@@ -51,7 +54,7 @@ from verification.selftest.mutation import ERROR, DefectOutcome, MutationCampaig
 __all__ = ["PARTS", "Plan", "defect_store", "load_previous", "mutant_store", "run_campaign", "store_of", "write"]
 
 #: the parts of the self-test, in the order their units run.
-PARTS = ("faults", "bad_input", "defects", "false_alarms", "statement_mutants")
+PARTS = ("faults", "bad_input", "defects", "false_alarms", "statement_mutants", "null_boundary")
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,9 @@ class Plan:
         The family-wise alpha of every run (a seed's stored trials do not depend on it).
     mutants : tuple of str
         Names of the statement mutants to run (those of the selected claims run).
+    null_seeds : int
+        Seeds ``0 .. null_seeds - 1`` of every case of the null-boundary part (all profiles,
+        every rule, whatever ``profile`` and ``claims`` say: the part runs the rules, not the claims).
     """
 
     defects: list[Defect]
@@ -101,6 +107,7 @@ class Plan:
     trial_stores: Path | None = None
     alpha: float = runner.DEFAULT_ALPHA
     mutants: tuple[str, ...] = ()
+    null_seeds: int = null_boundary.SEEDS
 
     @property
     def runs_defects(self) -> bool:
@@ -116,7 +123,14 @@ class Plan:
         if "statement_mutants" in self.parts:
             units += [f"mutant:{name}" for name in self.mutant_names()]
         units += [f"seed:{s}" for s in seeds if not (self.runs_defects and s == self.mutation_seed)]
+        units += [f"null:{key}" for key in self.null_cases()]
         return units
+
+    def null_cases(self) -> dict[str, null_boundary.Case]:
+        """The null-boundary cases this plan runs, by key (none unless the part is selected)."""
+        if "null_boundary" not in self.parts:
+            return {}
+        return {case.key: case for case in null_boundary.cases()}
 
     def mutant_names(self) -> list[str]:
         """The statement mutants this plan runs: those of :attr:`mutants` whose claim is selected."""
@@ -132,6 +146,7 @@ class _State:
     defects: dict[str, DefectOutcome] = field(default_factory=dict)
     suites: dict[str, dict] = field(default_factory=dict)  # part -> SuiteOutcome.to_json()
     mutants: dict[str, dict] = field(default_factory=dict)  # name -> statements.run_mutant entry
+    null: dict[str, dict] = field(default_factory=dict)  # case key -> null_boundary.run_case entry
 
 
 def load_previous(out: Path) -> dict | None:
@@ -168,6 +183,13 @@ def _reusable(previous: dict | None, plan: Plan, fingerprint: dict, suite_fp: di
             and meta.get("alpha", runner.DEFAULT_ALPHA) == plan.alpha):
         for entries in (previous.get("statement_mutants") or {}).get("by_claim", {}).values():
             state.mutants.update((e["name"], e) for e in entries)
+    # A null-boundary case depends on the code (its rules, the claims' configurations) and its
+    # seeds only: a case stored for the same code and seeds is reused as it is.
+    null = previous.get("null_boundary") or {}
+    if previous.get("fingerprint", {}).get("sha256") == fingerprint["sha256"] \
+            and null.get("seeds_per_case") == plan.null_seeds:
+        for rule in null.get("by_rule", {}).values():
+            state.null.update((e["key"], e) for e in rule["cases"])
     for part in ("faults", "bad_input"):
         entry = previous.get(part)
         if (suite_fp is not None and isinstance(entry, dict)
@@ -215,6 +237,7 @@ def _document(plan: Plan, state: _State, fingerprint: dict, pending: list[str], 
         "bad_input": state.suites.get("bad_input"),
         "statement_mutants": statements.summarise(
             mutants, plan.mutant_names() if "statement_mutants" in plan.parts else []),
+        "null_boundary": _null_part(plan, state),
         "rerun_cost": _rerun_cost([state.seeds[s] for s in seed_units],
                                   [state.defects[d.name] for d in done], mutants),
         "meta": {**meta, "profile": plan.profile, "seed": plan.mutation_seed, "claims": plan.claims,
@@ -238,6 +261,15 @@ def _document(plan: Plan, state: _State, fingerprint: dict, pending: list[str], 
                                "decision code changed"},
     }
     return doc
+
+
+def _null_part(plan: Plan, state: _State) -> dict | None:
+    """The null-boundary part's summary over its finished cases (None: the part is not run)."""
+    planned = list(plan.null_cases())
+    if not planned:
+        return None
+    return null_boundary.summarise([state.null[k] for k in planned if k in state.null], planned,
+                                   plan.null_seeds)
 
 
 def _rerun_cost(seeds: Sequence[dict], defects: Sequence[DefectOutcome], mutants: Sequence[dict]) -> dict:
@@ -372,13 +404,14 @@ def run_campaign(plan: Plan, out: str | os.PathLike, *, budget_s: float | None =
     units = plan.unit_ids()
     started = _dt.datetime.now(_dt.UTC)
     clock = time.perf_counter()
-    meta = {"started": started.isoformat(timespec="seconds"), "versions": runner.versions(),
+    meta = {"started": started.isoformat(timespec="seconds"), "machine": runner.machine(), "versions": runner.versions(),
             "git_revision": provenance.git_revision(), "command": " ".join(command)}
 
     def finished(unit: str) -> bool:
         kind, _, name = unit.partition(":")
         return {"suite": name in state.suites, "seed": name.isdigit() and int(name) in state.seeds,
-                "defect": name in state.defects, "mutant": name in state.mutants}[kind]
+                "defect": name in state.defects, "mutant": name in state.mutants,
+                "null": name in state.null}[kind]
 
     def save() -> dict:
         pending = [u for u in units if not finished(u)]
@@ -393,6 +426,11 @@ def run_campaign(plan: Plan, out: str | os.PathLike, *, budget_s: float | None =
         say(f"reusing {reused} of {len(units)} units stored in {out}")
     common = {"profile": plan.profile, "jobs": plan.jobs, "scheduler": plan.scheduler, "quiet": True,
               "alpha": plan.alpha}
+    null_cases = plan.null_cases()
+    # One pool for every null-boundary case: the seeds of a case are split over it, and the
+    # numbers are those of one process (each seed's generator is its own).
+    pool = (ProcessPoolExecutor(plan.jobs) if plan.jobs > 1 and any(
+        not finished(f"null:{key}") for key in null_cases) else None)
     control = None
     for unit in units:
         if finished(unit):
@@ -407,6 +445,8 @@ def run_campaign(plan: Plan, out: str | os.PathLike, *, budget_s: float | None =
             state.suites[name] = {**outcome.to_json(), "fingerprint": suite_fp["sha256"]}
         elif kind == "seed" and int(name) == plan.mutation_seed and plan.runs_defects:
             state.seeds[int(name)] = _control(plan, common)
+        elif kind == "null":
+            state.null[name] = null_boundary.run_case(null_cases[name], range(plan.null_seeds), pool=pool)
         elif kind == "mutant":
             state.mutants[name] = statements.run_mutant(
                 statements.get(name), seed=plan.mutation_seed, alpha=plan.alpha,
@@ -425,4 +465,6 @@ def run_campaign(plan: Plan, out: str | os.PathLike, *, budget_s: float | None =
                                              control=control_store, **common)
         say(f"{unit}: done in {time.perf_counter() - start:.0f} s")
         doc = save()
+    if pool is not None:
+        pool.shutdown()
     return doc

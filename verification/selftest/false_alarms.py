@@ -1,4 +1,10 @@
-"""False alarms: verdicts that differ from the expected ones on the unmodified code.
+"""False alarms: verdicts that differ from the expected ones on the unmodified code (a smoke test).
+
+A smoke test of false alarms: the claims run as the catalog states them, whose true values
+mostly sit far inside their nulls (their p-values are 1), so zero rejections here show that
+nothing is grossly broken (a crash, a rule that rejects whatever the data), not that a rule
+keeps its level: a rule a hundred times too liberal would score as well.  The level is
+measured where it can fail, at the null boundary (:mod:`verification.selftest.null_boundary`).
 
 The selected claims run with several master seeds; each (seed, claim) verdict that differs
 from the claim's expected verdict is counted.  The seeds are independent replications, so the
@@ -121,7 +127,9 @@ class FalseAlarms:
         run bounds the share of runs with such a rejection; with the seeds as independent runs
         it gets a Clopper-Pearson interval over ``n = seeds``.  Zero rejections in ``n`` runs
         bound the rate only below about ``3.7 / n`` (95%): a rate is measurable against alpha
-        only when ``n`` is large enough for ``alpha`` itself (200 seeds at alpha 0.05).
+        only when ``n`` is large enough for ``alpha`` itself (200 seeds at alpha 0.05).  It is a
+        smoke test: with true values far inside the nulls it cannot show a rule's level
+        (:mod:`verification.selftest.null_boundary` does).
         """
         expected = self._expected()
         holding = [c for c, e in expected.items() if e == HOLDS]
