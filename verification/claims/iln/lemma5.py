@@ -34,23 +34,6 @@ def alpha_l1_ratio(run) -> np.ndarray:
     return run.trace.alpha_l1 / theory.alpha_l1_bound(run.B, run.eta, t)
 
 
-def alpha_l1_decide(records, config, alpha) -> Verdict:
-    """Deterministic invariant: one round beyond the slack anywhere is a violation."""
-    runs = [(index, name, r) for index, record in enumerate(records) for name, r in record.items()]
-    if not runs:
-        raise ValueError("records must hold at least one run")
-    index, name, r = max(runs, key=lambda run: run[2]["ratio"])
-    broken = sum(bool(run["violations"]) for *_, run in runs)
-    counterexample = {"trial_index": index, "run": name, "description": ALGORITHM1_RUNS[name], "round": r["round"],
-                      "ratio": r["ratio"]} if broken else None
-    return rules.invariant(
-        "iln.lemma5.alpha_l1", broken=bool(broken), share=broken / len(runs), checked=len(runs),
-        alpha=alpha, counterexample=counterexample, n_trials=len(records), statistic=r["ratio"], bound=1.0,
-        details={"worst_run": name, "worst_round": r["round"], "shrink_rounds": sum(run["shrinks"] for *_, run in runs),
-                 "slack": SLACK,
-                 "runs": {n: ALGORITHM1_RUNS[n] for n in config["runs"]}})
-
-
 def _eps(run, t, target):
     """eps at which the printed bound of eq. (20) equals ``target`` at round t."""
     bound = float(theory.alpha_l1_bound(run.B, run.eta, t))
