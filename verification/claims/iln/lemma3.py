@@ -134,11 +134,11 @@ register(Claim(
 ))
 
 
-def gradient_norm_exact(instance) -> float:
+def gradient_norm_exact(instance) -> np.ndarray:
     """``log ||grad_t||^2 = log(r^2 k)`` at an instance (r, k): ``grad_t = (<f_t, Phi(x_t)> - y_t) Phi(x_t)``
     (ICML eq. (9); arXiv eq. (9) prints the opposite sign, the same norm) and ``||Phi(x_t)||^2 = k(x_t, x_t) = k``."""
     value = float(instance["r"]) ** 2 * float(instance["k"])
-    return math.log(value) if value > 0 else -math.inf
+    return np.asarray(math.log(value) if value > 0 else -math.inf)
 
 
 def gradient_norm_trial(instance, seed) -> float:
