@@ -201,7 +201,7 @@ def test_a_checkout_reached_through_a_symbolic_link_is_traced(tmp_path):
     status, out, first = _run(link, claim, cwd=tmp_path)
     assert status == 0, out
     assert "verification/claims/iln/eq17.py:zero_comparator_trial" in _traced_units(link / "s.sqlite", claim)
-    edit(link, "verification/claims/iln/eq17.py", '"zero": math.fsum(0.5 * y**2)', '"zero": math.fsum(4.0 * y**2)')
+    edit(link, "verification/claims/iln/eq17.py", "loss = math.fsum(y**2) / 2", "loss = math.fsum(y**2) * 2")
     status, out, edited = _run(link, claim, cwd=tmp_path)
     assert _reran(edited) == {claim}, out
     assert _verdicts(edited) != _verdicts(first)

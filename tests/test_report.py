@@ -609,17 +609,17 @@ def _report_of(tmp_path: Path, verdict: Verdict) -> Path:
 
 def test_an_exact_claims_page_shows_the_rounds_it_evaluated(tmp_path):
     runs = {"tie": {"rounds": 40, "breaches": 0}, "two_point_relu": {"rounds": 80, "breaches": 0}}
-    verdict = rules.invariant("iln.lemma5.alpha_l1", broken=False, share=0.0, checked=120, alpha=1e-4,
+    verdict = rules.invariant("iln.alg1.rule", broken=False, share=0.0, checked=120, alpha=1e-4,
                               counterexample=None, n_trials=5, statistic=0.75, bound=1.0,
                               details={"runs": runs, "worst_run": "tie", "worst_round": 17})
     claims = _report_of(tmp_path, verdict)
-    search = _search_html(claims / "iln.lemma5.alpha_l1.html")
+    search = _search_html(claims / "iln.alg1.rule.html")
     assert "Exact evaluation" in search
     assert "no sampling error" in search
     rows = dict(re.findall(r"<tr><td>([^<]+)</td><td[^>]*>([^<]+)</td></tr>", search))
     assert rows["rounds checked"] == "120"
     # The quick profile's configuration: its run names and sizes.
-    config = catalog.get("iln.lemma5.alpha_l1").config("quick")
+    config = catalog.get("iln.alg1.rule").config("quick")
     assert rows["runs"] == ", ".join(config["runs"])
     assert rows["T"] == str(config["T"])
     assert "5 trials in 12.5 s" in search
@@ -627,7 +627,7 @@ def test_an_exact_claims_page_shows_the_rounds_it_evaluated(tmp_path):
     assert "Every round checked counts" in search
     assert (rows["worst_run"], rows["worst_round"]) == ("tie", "17")
     assert "1/1.33 (0.75): at most 1, so the printed statement is not exceeded" in search
-    assert "*How:* Exact evaluation" in (claims / "iln.lemma5.alpha_l1.md").read_text()
+    assert "*How:* Exact evaluation" in (claims / "iln.alg1.rule.md").read_text()
 
 
 def test_a_comparison_claims_page_shows_its_seeds_and_the_points_not_counted(tmp_path):

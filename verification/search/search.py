@@ -354,6 +354,7 @@ class _Searcher:
 
     def _smallest_violating(self, cell: dict[str, Any], name: str) -> int:
         var = self.domain[name]
+        assert isinstance(var, Integers)  # the shrink stage lowers integers only
         current = int(cell[name])
         candidates = [v for v in range(var.low, min(current, var.low + SHRINK_SCAN))]
         candidates += [v for v in var.values() if var.low + SHRINK_SCAN <= v < current]

@@ -90,8 +90,9 @@ register_erratum(Erratum(
                    "update', where ICML has Phi(x_i) (quoted).",
     corrected=r"\nabla_t = (\langle f_t, \Phi(\mathbf{x}_t) \rangle - y_t) \Phi(\mathbf{x}_t),\quad "
               r"f_t = \sum_{i=1}^t \alpha_i \Phi(\mathbf{x}_i)",
-    check="iln.lemma3.grad_norm computes grad_t with the ICML sign (its norm does not depend on the "
-          "sign); iln.alg1.update_sign shows what the sign of the step does to the regret.",
+    check="iln.lemma3.grad_norm searches ||grad_t||^2 = (<f_t, Phi(x_t)> - y_t)^2 k(x_t, x_t) over the "
+          "residual's size and k (its norm does not depend on the sign); iln.alg1.update_sign shows what the "
+          "sign of the step does to the regret.",
     kind=QUOTED,
     quotes=(
         Quote("ICML", "Section 5, eq. (9)",

@@ -1,7 +1,8 @@
 """ICML Lemma 5 / arXiv Lemma 4: the l1 bound on Algorithm 1's coefficients, and the tail of E_t.
 
-* ``iln.lemma5.alpha_l1``: ``||alpha^(t)||_1 <= (16B + 1) eta t`` for every round, whatever
-  the labels in [-1, 1]: a deterministic invariant, checked on every round of every run.
+* ``iln.lemma5.alpha_l1``: ``||alpha^(t)||_1 <= (16B + 1) eta t``, a specification of its own
+  (:mod:`verification.claims.iln.lemma5_alpha_l1`); :func:`alpha_l1_ratio` measures it on the
+  runs of :data:`verification.claims.iln.instances.ALGORITHM1_RUNS` (the explorations).
 * ``iln.lemma5.tail``: its corollary with Lemma 4, ICML eq. (20) / arXiv eq. (16), the tail of
   Algorithm 1's estimate ``E_t``, a specification (:mod:`verification.search`).
 
@@ -45,12 +46,10 @@ from fractions import Fraction
 import numpy as np
 
 from iln import theory
-from iln.random_streams import child
-from verification import rules, search
-from verification.catalog import Claim, Erratum, Quote, profiles, register, sources
+from verification import search
+from verification.catalog import Erratum, Quote, register, sources
 from verification.claims.iln import lemma4
-from verification.claims.iln.instances import ALGORITHM1_RUNS, algorithm1_run, described
-from verification.verdicts import HOLDS, HOLDS_AFTER_CORRECTION, Verdict
+from verification.verdicts import HOLDS_AFTER_CORRECTION, Verdict
 
 #: relative floating-point slack of the invariant: the sums of a few thousand terms.
 SLACK = 1e-12
@@ -63,52 +62,6 @@ def alpha_l1_ratio(run) -> np.ndarray:
     """
     t = np.arange(1, run.T + 2)
     return run.trace.alpha_l1 / theory.alpha_l1_bound(run.B, run.eta, t)
-
-
-def alpha_l1_trial(config, seed) -> dict:
-    """One run per configured run name: the largest ratio ||alpha^(t)||_1 / ((16B+1) eta t)."""
-    record = {}
-    for j, name in enumerate(config["runs"]):
-        run = algorithm1_run(name, config["T"] if name != "section6_proof" else config["T_proof"],
-                             config["m"], child(seed, j))
-        ratio = alpha_l1_ratio(run)
-        worst = int(np.argmax(ratio))
-        record[name] = {"ratio": float(ratio[worst]), "round": worst + 1,
-                        "violations": int(np.sum(ratio > 1 + SLACK)), "shrinks": int(run.trace.shrink.sum())}
-    return record
-
-
-def alpha_l1_decide(records, config, alpha) -> Verdict:
-    """Deterministic invariant: one round beyond the slack anywhere is a violation."""
-    runs = [(index, name, r) for index, record in enumerate(records) for name, r in record.items()]
-    if not runs:
-        raise ValueError("records must hold at least one run")
-    index, name, r = max(runs, key=lambda run: run[2]["ratio"])
-    broken = sum(bool(run["violations"]) for *_, run in runs)
-    counterexample = {"trial_index": index, "run": name, "description": ALGORITHM1_RUNS[name], "round": r["round"],
-                      "ratio": r["ratio"]} if broken else None
-    return rules.invariant(
-        "iln.lemma5.alpha_l1", broken=bool(broken), share=broken / len(runs), checked=len(runs),
-        alpha=alpha, counterexample=counterexample, n_trials=len(records), statistic=r["ratio"], bound=1.0,
-        details={"worst_run": name, "worst_round": r["round"], "shrink_rounds": sum(run["shrinks"] for *_, run in runs),
-                 "slack": SLACK,
-                 "runs": {n: ALGORITHM1_RUNS[n] for n in config["runs"]}})
-
-
-_L1 = r"\|\alpha^{(t)}\|_1 \leq (16B + 1)\eta t"
-
-_RUN_NAMES = list(ALGORITHM1_RUNS)
-
-
-register(Claim(
-    id="iln.lemma5.alpha_l1", title="l1 bound on Algorithm 1's coefficients",
-    sources=sources(_L1, ICML="Appendix A, Lemma 5", arXiv="Appendix A, Lemma 4"),
-    rule="deterministic invariant", expected=HOLDS, trial=alpha_l1_trial, decide=alpha_l1_decide,
-    configs=profiles({"runs": _RUN_NAMES}, smoke={"n_trials": 2, "T": 40, "T_proof": 20, "m": 20},
-                     quick={"n_trials": 20, "T": 200, "T_proof": 60, "m": 50},
-                     full={"n_trials": 100, "T": 400, "T_proof": 150, "m": 100}),
-    instances=described(ALGORITHM1_RUNS),
-))
 
 
 def _lemma4_instance(instance) -> dict:
