@@ -81,10 +81,15 @@ def test_comparison_rule_keeps_its_level_with_and_without_ties(case):
     _level_kept(case)
 
 
-@pytest.mark.parametrize("case", _catalog_cases("conformance") + _catalog_cases("conformance", "quick"),
-                         ids=lambda c: c.profile)
-def test_search_conformance_test_keeps_its_level_at_the_exact_probability(case):
+@pytest.mark.parametrize("case", _catalog_cases("conformance") + _catalog_cases("conformance of a mean"),
+                         ids=lambda c: f"{c.claim}/{c.profile}")
+def test_search_conformance_test_keeps_its_level_at_the_exact_value(case):
     _level_kept(case)
+
+
+def test_every_specification_that_samples_the_implementation_is_a_case():
+    claims = {c.claim for c in cases(("quick",)) if c.rule.startswith("conformance")}
+    assert {"iln.lemma4.hoeffding", "iln.lemma3.variance", "rks.rademacher.bound"} <= claims
 
 
 def test_a_rule_of_one_point_is_measured_near_its_level_not_at_zero():
@@ -117,8 +122,10 @@ def test_designs_are_read_from_the_claims_configurations():
         if case.claim != "iln.thm1.runtime":
             assert case.n == config["n_trials"], case
     test_time = {c.profile: c for c in cases(claims=["iln.thm1.test_time"])}
-    assert test_time["full"].points == 5 * 2 * len(known["iln.thm1.test_time"].config("full")["grid"])
-    assert test_time["full"].per_point_level == pytest.approx(LEVEL / 2 / test_time["full"].points)
+    assert test_time["full"].rule == "conformance"  # a specification: its confirm points
+    assert test_time["full"].points == len(known["iln.thm1.test_time"].config("full")["search"]["confirm"])
+    regret = {c.profile: c for c in cases(claims=["iln.thm1.regret"])}
+    assert regret["full"].points == 2 * len(known["iln.thm1.regret"].config("full")["T_grid"])
     # Every statistical rule is measured.
     assert {c.rule for c in cases()} == set(null_boundary.RULES)
 

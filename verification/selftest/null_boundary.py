@@ -31,7 +31,11 @@ The rules and their laws at the boundary:
   independent with one law, continuous (exponential) or with ties (Poisson(1)), so that
   ``P[a > b | a != b] = 1/2``;
 * **conformance** (:func:`verification.search.decide.conformance`): at each of the claim's
-  confirm points, events drawn with the exact probability the search certified.
+  confirm points, events drawn with the exact probability the search certified; for an
+  expectation (**conformance of a mean**), draws of the two-point law on the a-priori range
+  whose mean is the exact one (the largest variance that mean and range allow).  Every
+  specification of the catalog that samples the implementation is a case, read from the
+  registry (:func:`specification_designs`).
 
 Each case's ``points`` and its alpha ``share`` (the fraction of the claim's alpha its printed
 statement's violation side gets: 1/2 when a corrected statement or a bracketing pair shares
@@ -66,8 +70,9 @@ import numpy as np
 from scipy import stats
 
 from verification import catalog, rules, statistics
+from verification.claims.iln import theorem1_regret as regret
 from verification.search.decide import conformance
-from verification.search.specification import statement
+from verification.search.specification import EXPECTATION, registered, statement
 from verification.verdicts import VIOLATED
 
 __all__ = ["BOUNDS", "COVERAGE", "CRITERION", "DESIGNS", "DOUBLING_POWER", "ENTROPY", "LEVEL", "RULES", "SEEDS",
@@ -88,7 +93,7 @@ ENTROPY = 20261128
 #: the bounds of a probability claim's points, in turn (the catalog's deltas run from 0.5 to 0.01).
 BOUNDS = (0.5, 0.1, 0.01)
 #: the rules measured, in the order they run.
-RULES = ("probability", "mean", "equivalence", "rate", "comparison", "conformance")
+RULES = ("probability", "mean", "equivalence", "rate", "comparison", "conformance", "conformance of a mean")
 #: the acceptance criterion, as the document states it.
 CRITERION = (f"a case passes when the lower end of its two-sided {COVERAGE:g} Clopper-Pearson interval of the "
              f"rejection rate is at most the level {LEVEL:g} and its upper end is below twice the level; a case "
@@ -182,11 +187,8 @@ def _count(*axes: str, times: int = 1) -> Callable[[Mapping[str, Any]], int]:
 
 
 def _regret_points(config: Mapping[str, Any]) -> int:
-    """rate_sequences x T_grid + worst_sequences x worst_T + B_grid (duplicates once)."""
-    points = {(s, 1.0, T) for s in config["rate_sequences"] for T in config["T_grid"]}
-    points |= {(s, 1.0, T) for s in config["worst_sequences"] for T in config["worst_T"]}
-    points |= {(config["B_sequence"], float(B), config["B_rounds"]) for B in config["B_grid"]}
-    return len(points)
+    """sampled sequences x T_grid (the descent step's sampled points)."""
+    return len(regret.SAMPLED) * len(config["T_grid"])
 
 
 def _repetitions(config: Mapping[str, Any]) -> int:
@@ -211,20 +213,15 @@ class _Design:
     splits: Callable[[Mapping[str, Any]], int] | None = None
 
 
-#: per statistical claim of the catalog, how its design is read from its configuration
-#: (points and shares as the claim's decision code forms them).
+#: per statistical claim of the catalog that is not a specification, how its design is read
+#: from its configuration (points and shares as the claim's decision code forms them); a
+#: specification's design is its conformance test at its confirm points
+#: (:func:`specification_designs`), read from the registry, not copied here.
 DESIGNS: dict[str, _Design] = {
     "iln.lemma2.shrink_penalty": _Design("probability", _count("grid", times=3)),
-    "iln.lemma5.tail": _Design("probability", _count("rounds", "runs"), 0.5),
-    "iln.thm1.test_time": _Design("probability", _count("instances", "predictors", "grid"), 0.5),
-    "rks.lemma1.approximation": _Design("probability", _count("instances", "K", "delta", "mass", times=2), 0.5),
     "rks.lemma2.risk_approximation": _Design("probability", _count("instances", "losses", "K", "delta", times=2), 0.5),
-    "rks.lemma3.estimation": _Design("probability", _count("instances", "losses", "K", "m", "delta"), 0.5),
-    "rks.thm2.uniform_deviation": _Design("probability", _count("instances", "losses", "K", "m", "delta"), 0.5),
-    "rks.lemma4.hilbert_concentration": _Design("probability", _count("laws", "K", "delta")),
     "rks.thm1.excess_risk": _Design("probability", _count("instances", "losses", "K", "m", "delta")),
-    "iln.lemma3.variance": _Design("mean", _count("grid"), side="both ends"),
-    "rks.rademacher.bound": _Design("mean", _count("classes", "K", "m"), side="both ends"),
+    # the descent step's sampled part (its exact parts are decided without a rule)
     "iln.thm1.regret": _Design("mean", _regret_points, side="lower end"),
     "iln.explore.families": _Design("mean", _count("families", "sequences"), side="lower end"),
     "iln.explore.m_ablation": _Design("mean", _count("families", "sequences"), side="lower end"),
@@ -234,13 +231,34 @@ DESIGNS: dict[str, _Design] = {
     "rks.fig2.alpha_inf_decay": _Design("rate", lambda config: 1, side="lower"),
     "iln.sec6.figure1": _Design("comparison", lambda config: len(config["D"]) * 2, _figure1_cells),
     "rks.fig1.vs_adaboost": _Design("comparison", _count("targets"), splits=_count("targets", times=2)),
-    "iln.lemma4.hoeffding": _Design("conformance", lambda config: len(config["search"]["confirm"])),
 }
+
+
+def _confirm_points(config: Mapping[str, Any]) -> int:
+    """len(search.confirm): the instances the search certified and the trials sample."""
+    return len(config["search"]["confirm"])
+
+
+def specification_designs() -> dict[str, _Design]:
+    """The conformance design of every claim that is a specification and samples the shipped
+    implementation (:mod:`verification.search`): ``conformance`` for a probability (events at
+    the exact probability), ``conformance of a mean`` for an expectation (draws on the a-priori
+    range with the exact mean), at the claim's confirm points."""
+    catalog.load()
+    out = {}
+    for claim_id, spec in sorted(registered().items()):
+        if claim_id in DESIGNS or claim_id not in catalog.load():
+            continue  # a claim with a design of its own (its rule decides beside the search)
+        rule = "conformance of a mean" if spec.lhs.kind == EXPECTATION else "conformance"
+        out[claim_id] = _Design(rule, _confirm_points)
+    return out
 
 
 def _laws(rule: str, side: str) -> list[str]:
     if rule in ("probability", "conformance"):
         return ["at the bound"]
+    if rule == "conformance of a mean":
+        return ["two-point on the range"]
     if rule == "mean":
         return list(_BOTH_ENDS if side == "both ends" else _LOWER_END)
     if rule == "equivalence":
@@ -264,20 +282,23 @@ def cases(profiles: Sequence[str] = catalog.PROFILES, claims: Sequence[str] | No
     list of Case
         In the order of :data:`RULES`, then claims, profiles and laws.
     """
-    unknown = [c for c in claims or () if c not in DESIGNS]
+    designs = {**DESIGNS, **specification_designs()}
+    unknown = [c for c in claims or () if c not in designs]
     if unknown:
-        raise ValueError(f"claims: no null-boundary design for {unknown[0]!r} (known: {', '.join(DESIGNS)})")
+        raise ValueError(f"claims: no null-boundary design for {unknown[0]!r} (known: {', '.join(designs)})")
     bad = [p for p in profiles if p not in catalog.PROFILES]
     if bad:
         raise ValueError(f"profiles: unknown profile {bad[0]!r} (one of {', '.join(catalog.PROFILES)})")
     known = catalog.load()
     out = []
     for rule in RULES:
-        for claim, design in DESIGNS.items():
+        for claim, design in designs.items():
             if design.rule != rule or (claims is not None and claim not in claims):
                 continue
             for profile in profiles:
                 config = known[claim].config(profile)
+                if not design.points(config):  # nothing sampled at this profile: no rule decides
+                    continue
                 share = design.share(config) if callable(design.share) else design.share
                 source = (f"n: {'the benchmark repetitions' if design.n is _repetitions else 'n_trials'}; "
                           f"points: {design.points.__doc__ or 'fixed by the claim'}")
@@ -349,8 +370,17 @@ def _conformance(case: Case, rng: np.random.Generator, alpha: float) -> bool:
     # The catalog first: loading it registers the claim's statement (in a worker process too).
     confirm = catalog.get(case.claim).config(case.profile)["search"]["confirm"]
     spec = statement(case.claim)
-    events = {p["key"]: rng.random(case.n) < p["p"] for p in confirm}
-    records = [{key: bool(hits[t]) for key, hits in events.items()} for t in range(case.n)]
+    if spec.lhs.kind == EXPECTATION:
+        # The two-point law on the a-priori range with the exact mean: the largest variance
+        # a law of that mean and range has, the hardest for the mean's interval.
+        draws = {}
+        for p in confirm:
+            low, high = spec.lhs.sample_range(p["sample_at"])  # type: ignore[misc]
+            at_high = rng.random(case.n) < ((p["p"] - low) / (high - low) if high > low else 0.0)
+            draws[p["key"]] = np.where(at_high, high, low)
+    else:
+        draws = {p["key"]: rng.random(case.n) < p["p"] for p in confirm}
+    records = [{key: values[t].item() for key, values in draws.items()} for t in range(case.n)]
     rows = conformance(spec, records, confirm, alpha)
     return any(row.get("conforms") is False for row in rows.values())
 
@@ -358,7 +388,7 @@ def _conformance(case: Case, rng: np.random.Generator, alpha: float) -> bool:
 #: each rule's decision on one seed's draws: whether it rejects the true statement.
 _DECISIONS: dict[str, Callable[[Case, np.random.Generator, float], bool]] = {
     "probability": _probability, "mean": _mean, "equivalence": _equivalence, "rate": _rate,
-    "comparison": _comparison, "conformance": _conformance}
+    "comparison": _comparison, "conformance": _conformance, "conformance of a mean": _conformance}
 
 
 def rejects(case: Case, seed: int) -> bool:
