@@ -67,3 +67,31 @@ def test_no_paper_s_claims_import_another_paper_s():
         for path in sorted(package.glob("*.py")):
             text = path.read_text()
             assert not [o for o in others if re.search(rf"verification\.claims\.{o}\b", text)], path
+
+
+def test_a_grid_s_holds_is_inconclusive_where_the_domain_was_not_searched():
+    from dataclasses import replace
+
+    from verification import catalog
+    from verification.verdicts import HOLDS, INCONCLUSIVE, VIOLATED, Verdict
+
+    claim = catalog.get("iln.alg2.unbiased")
+    assert claim.unsearched  # a grid its author chose: its holds cannot stand
+    held = Verdict(claim_id=claim.id, verdict=HOLDS, rule="equivalence", statistic=0.0, bound=0.0, interval=(0.0, 0.0),
+                   level=0.99, alpha=0.01, tightness=0.0, counterexample=None, elapsed_s=0.0, n_trials=1, pvalue=1.0,
+                   details={})
+    gated = catalog.domain_not_searched(claim, held)
+    assert gated.verdict == INCONCLUSIVE
+    assert gated.details["grid_verdict"] == HOLDS
+    assert "not searched" in gated.details["reason"]
+    # A counterexample stands, and a claim with a searched domain keeps its verdict.
+    assert catalog.domain_not_searched(claim, replace(held, verdict=VIOLATED)).verdict == VIOLATED
+    assert catalog.domain_not_searched(catalog.get("iln.lemma4.hoeffding"), held).verdict == HOLDS
+
+
+def test_only_claims_not_on_the_search_engine_name_an_unsearched_domain():
+    from verification import catalog, search
+
+    for claim_id, claim in catalog.load().items():
+        if claim.unsearched:
+            assert search.declared_domain(claim_id) is None, claim_id

@@ -21,6 +21,7 @@ module-level functions, never closures.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import importlib
@@ -35,7 +36,14 @@ from typing import Any
 
 import numpy as np
 
-from verification.verdicts import NOT_REPRODUCED, OUTCOMES, Verdict
+from verification.verdicts import (
+    HOLDS,
+    HOLDS_AFTER_CORRECTION,
+    INCONCLUSIVE,
+    NOT_REPRODUCED,
+    OUTCOMES,
+    Verdict,
+)
 
 __all__ = [
     "CATALOG_RUN_SHARE",
@@ -58,6 +66,7 @@ __all__ = [
     "broken_papers",
     "claim_key",
     "config_hash",
+    "domain_not_searched",
     "errata",
     "get",
     "load",
@@ -415,6 +424,12 @@ class Claim:
         :data:`SEQUENTIAL`.  Only such a claim may set :data:`SEQUENTIAL` (a ``ValueError``
         naming the claim, the profile and the key otherwise): the runner stops it at its first
         decided checkpoint, which only an anytime-valid rule survives with its level.
+    unsearched : str, default ""
+        For a bound claim whose check is still a grid its author chose (not a specification of
+        :mod:`verification.search`): the variables its statement quantifies over that no search
+        covers, in words.  Such a claim cannot be ``holds`` (the domain decides, not the
+        author): the runner makes a ``holds`` or ``holds_after_correction`` of its check
+        ``inconclusive``, naming them (:func:`domain_not_searched`).
     """
 
     id: str
@@ -430,6 +445,7 @@ class Claim:
     kind: str = "statement"
     with_data: Callable[[Mapping[str, Any], str], dict] | None = field(default=None)
     anytime: bool = False
+    unsearched: str = ""
 
     def __post_init__(self):
         if self.kind not in CLAIM_KINDS:
@@ -526,6 +542,21 @@ _CATALOG: dict[str, Claim] = {}
 #: errata registered on their own: quoted disagreements that do not change a claim's verdict,
 #: and further errata of a claim that already carries one.
 _ERRATA: list[Erratum] = []
+
+
+def domain_not_searched(claim: Claim, verdict: Verdict) -> Verdict:
+    """``verdict``, or, for a claim whose domain no search covers (:attr:`Claim.unsearched`),
+    ``inconclusive`` in place of a ``holds`` or ``holds_after_correction`` of its grid, with
+    the reason: a holds is worth the hardest instance tried, and a grid its author chose
+    finds only what its author suspected (issue 41).  Its grid's own outcome stays in
+    ``details["grid_verdict"]``; a ``violated`` (a counterexample found) stands."""
+    # A claim-like object of a user's or a test's, without the attribute, has nothing unsearched.
+    unsearched = getattr(claim, "unsearched", "")
+    if not unsearched or verdict.verdict not in (HOLDS, HOLDS_AFTER_CORRECTION):
+        return verdict
+    reason = f"its grid found no violation ({verdict.verdict}), but the statement's domain was not searched: {unsearched}"
+    return dataclasses.replace(verdict, verdict=INCONCLUSIVE,
+                               details={**verdict.details, "grid_verdict": verdict.verdict, "reason": reason})
 
 
 def register(claim: Claim) -> Claim:

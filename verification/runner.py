@@ -492,6 +492,12 @@ def _decide_one(decide: Callable[..., Verdict], claim: Claim, level: float, seed
         return error_verdict(claim.id, "decision", trials.error_text(error), seed=seed, profile=profile)
 
 
+def _gated(decide: Callable[[Claim, float], Verdict], claim: Claim, level: float) -> Verdict:
+    """``decide(claim, level)``, a holds of a claim whose domain no search covers made
+    inconclusive (:func:`verification.catalog.domain_not_searched`)."""
+    return catalog.domain_not_searched(claim, decide(claim, level))
+
+
 def _decide(claims: list[Claim], decide: Callable[[Claim, float], Verdict], alpha: float, seed: int = 0,
             profile: str = "quick") -> dict[str, Verdict]:
     """Decide every claim in one family: Holm's step-down on the p-values of the deciding tests.
@@ -508,6 +514,9 @@ def _decide(claims: list[Claim], decide: Callable[[Claim, float], Verdict], alph
     carries no false-alarm risk, so they take no share of alpha, keep their first decision,
     and record why they are outside (:func:`verification.rules.outside_family`).
     """
+    # The run's verdict of a claim whose domain no search covers cannot be holds (its grid's
+    # outcome is kept in its details); a sequential claim's checkpoints read its grid's.
+    decide = functools.partial(_gated, decide)
     first_level = alpha / len(claims)
     first = {c.id: _decide_one(decide, c, first_level, seed, profile) for c in claims}
     out = {c.id: first[c.id] for c in claims if first[c.id].verdict == ERROR}

@@ -3,7 +3,7 @@
 ``iln-verify run`` builds every claim's configuration, and with it the search of every
 specification (:func:`verification.search.search`), in its main process, one after the
 other, before any trial runs: the searches' serial sum is what a run waits for, whatever the
-number of cores.  The quick profile's budget for it is 5 minutes on 2 cores (DESIGN.md:
+number of cores.  The quick profile's budget for it is 5 minutes on 2 cores (the project's design:
 the whole quick catalog in 15 minutes).  ``nox -s bench`` measures it (one round: a search
 is deterministic, and its time is what a user waits once) and writes the seconds of each
 statement into ``reports/benchmarks/search.json``; ``tests/benchmarks/summarize.py search``

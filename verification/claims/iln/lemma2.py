@@ -44,7 +44,7 @@ from verification.catalog import (
     register,
 )
 from verification.claims.iln.instances import described
-from verification.verdicts import HOLDS, Verdict
+from verification.verdicts import INCONCLUSIVE, Verdict
 
 #: the lemmas' norm bound; B = 1 is the worst case of Lemma 2, whose bound does not involve B
 #: while the deviation its proof needs, 8B, shrinks with B.
@@ -447,7 +447,12 @@ register(Claim(
     # printed bound for every t <= 577 at B = 1 (all the rounds probed here), so no state can
     # violate it.  Reachable states keep ||alpha^(t)||_1 far below (16B+1) eta t, so the
     # penalty at a non-vacuous m is expected to be astronomically small: holds, tightness ~0.
-    rule="probability bound", expected=HOLDS, trial=probe_trial, decide=shrink_penalty_decide,
+    # Expected inconclusive since issue 41's rule (fixed before the run that decides it): the grid
+    # above finds no violation, but its states, m and f* are chosen by hand, not searched.
+    rule="probability bound", expected=INCONCLUSIVE, trial=probe_trial, decide=shrink_penalty_decide,
+    unsearched="the states of Algorithm 1 (its rounds t, their alpha^(t) and inputs), m > 0, eta in (0, 1/8), B >= 1 "
+               "and f* in the ball of radius B are fixed states and a grid of three f*, not searched (no exact "
+               "evaluator of P_t over a run: it averages over the whole run's randomness)",
     # 200 smoke trials: with no event the upper Clopper-Pearson end falls below 0.1 at 21
     # points even when a catalog-wide run leaves this claim 3e-5.
     configs=profiles({"grid": _LEMMA2_GRID}, smoke={"n_trials": 200}, quick={"n_trials": functools.partial(_lemma2_trials, 2.0)},
