@@ -65,7 +65,9 @@ def test_unknown_defect_names_the_argument(tmp_path):
 def test_mutation_runner_flags_a_defect_planted_in_worker_processes(tmp_path):
     campaign = mutation_campaign([defects.get(TRIAL_DEFECT)], workdir=tmp_path, profile="smoke",
                                  claims=[TRIAL_CLAIM], jobs=2)
-    assert campaign.control.verdicts == {TRIAL_CLAIM: "holds"}
+    # Its grid's holds is inconclusive (its domain is not searched: catalog.domain_not_searched),
+    # the claim's expectation; the defect makes it violated.
+    assert campaign.control.verdicts == {TRIAL_CLAIM: "inconclusive"}
     assert campaign.outcomes[0].verdicts == {TRIAL_CLAIM: "violated"}
     assert campaign.mutation_score == 1.0
     assert campaign.gaps == []
@@ -73,7 +75,7 @@ def test_mutation_runner_flags_a_defect_planted_in_worker_processes(tmp_path):
     config = catalog.get(TRIAL_CLAIM).config("smoke")
     clean = runner.run([TRIAL_CLAIM], profile="smoke", seed=0, jobs=1, quiet=True,
                        store=tmp_path / f"{TRIAL_DEFECT}.sqlite")
-    assert clean.outcomes[0].verdict.verdict == "holds"  # the parent was restored
+    assert clean.outcomes[0].verdict.details["grid_verdict"] == "holds"  # the parent was restored
     from verification.store import Store
 
     with Store(tmp_path / f"{TRIAL_DEFECT}.sqlite") as db:
@@ -92,7 +94,7 @@ def test_defect_on_a_dask_cluster_is_planted_then_removed(tmp_path):
                            store=tmp_path / "b.sqlite", quiet=True)
     assert planted.outcomes[0].verdict.verdict == "violated"
     assert planted.meta["defect"] == TRIAL_DEFECT
-    assert clean.outcomes[0].verdict.verdict == "holds"
+    assert clean.outcomes[0].verdict.details["grid_verdict"] == "holds"
 
 
 def test_selftest_json_schema(tmp_path, capsys):
@@ -189,12 +191,13 @@ def test_a_unit_computed_again_for_changed_code_runs_only_the_trials_of_changed_
 
 
 def test_only_a_stable_claim_flags_a_defect():
-    # iln.thm1.regret differs under the defect, but it also differs on clean seeds (unstable):
-    # its changed verdict says nothing about the defect, so the defect is a gap.
+    # iln.thm1.regret differs from its expectation (violated) under the defect, but it also
+    # differs on clean seeds (unstable): its changed verdict says nothing about the defect, so
+    # the defect is a gap.
     from verification.selftest.mutation import DefectOutcome, MutationCampaign
 
     defect = defects.get("alg1_ascent_step")
-    outcome = DefectOutcome(defect.name, {"iln.thm1.regret": "violated", "iln.lemma5.alpha_l1": "holds"})
+    outcome = DefectOutcome(defect.name, {"iln.thm1.regret": "holds", "iln.lemma5.alpha_l1": "holds"})
     control = DefectOutcome("control", {"iln.thm1.regret": "inconclusive", "iln.lemma5.alpha_l1": "holds"})
     claims = ["iln.thm1.regret", "iln.lemma5.alpha_l1"]
     unstable = MutationCampaign([defect], [outcome], control, claims, "quick", 0, 0.0,
