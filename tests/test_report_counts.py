@@ -328,3 +328,14 @@ def test_a_figure_not_reproduced_has_its_own_group_and_says_what_differs(mixed):
     assert "<strong>Not the paper's setting:</strong> decided on a setting that differs from the paper's in data" in page
     markdown = (mixed / "claims" / "rks.fig1.vs_adaboost.md").read_text()
     assert "**Not the paper's setting:** decided on a setting that differs from the paper's in data" in markdown
+
+
+def test_the_readme_block_counts_not_reproduced_figures():
+    # A summary with a figure claim not reproduced (the full run of 0762e82 has two): its
+    # headline counts it, where the block generator raised a KeyError.
+    from verification.report import readme
+
+    summary = json.loads((ROOT / "reports" / "summary.json").read_text())
+    figure = next(c for c in summary["claims"] if c["id"] == "iln.sec6.figure1")
+    figure["verdict"] = "not_reproduced"
+    assert "**1** not reproduced" in readme.readme_block(summary)

@@ -47,6 +47,7 @@ from verification.verdicts import (
     HOLDS,
     HOLDS_AFTER_CORRECTION,
     INCONCLUSIVE,
+    NOT_REPRODUCED,
     OUTCOMES,
     VIOLATED,
 )
@@ -253,7 +254,7 @@ def headline(summary: Mapping) -> str:
 
 #: a verdict as counted in the headline, in the order of verification.verdicts.OUTCOMES.
 _COUNTED = {HOLDS: "hold", HOLDS_AFTER_CORRECTION: "hold after a correction", VIOLATED: "violated",
-            INCONCLUSIVE: "inconclusive", ERROR: "raised an error"}
+            INCONCLUSIVE: "inconclusive", NOT_REPRODUCED: "not reproduced", ERROR: "raised an error"}
 
 
 def _in_outcome_order(item: tuple[str, int]) -> int:
